@@ -1,0 +1,44 @@
+// `npm run dev`: everything a newcomer needs, on wrangler's local D1 and KV:
+// apply the migrations, make sure a development key exists, print it with a
+// ready-to-paste curl line, then start `wrangler dev` (extra arguments pass through).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { createKey, keyExists } from "./keys";
+import { spawnWrangler, wrangler } from "./wrangler";
+
+// Kept beside the local KV it belongs to: wiping .wrangler/ drops both together.
+const DEV_KEY_FILE = ".wrangler/dev-api-key";
+const local = { remote: false };
+
+const developmentKey = async (): Promise<string> => {
+  if (existsSync(DEV_KEY_FILE)) {
+    const saved = readFileSync(DEV_KEY_FILE, "utf8").trim();
+    if (await keyExists(saved, local)) return saved;
+  }
+  const key = await createKey("local development", local);
+  mkdirSync(".wrangler", { recursive: true });
+  writeFileSync(DEV_KEY_FILE, `${key}\n`, { mode: 0o600 });
+  return key;
+};
+
+const passThrough = process.argv.slice(2);
+const { values } = parseArgs({
+  args: passThrough,
+  strict: false,
+  options: { port: { type: "string" }, ip: { type: "string" } },
+});
+const origin = `http://${values.ip && values.ip !== "0.0.0.0" ? values.ip : "localhost"}:${values.port ?? 8787}`;
+
+console.log("Applying migrations to the local D1 database...");
+wrangler(["d1", "migrations", "apply", "DB", "--local"]);
+const key = await developmentKey();
+console.log(`
+Local API key (saved in ${DEV_KEY_FILE}; more with: npm run --silent key:create -- <label>):
+  ${key}
+Try:
+  curl -H "Authorization: Bearer ${key}" ${origin}/v1/pets
+`);
+
+const dev = spawnWrangler(["dev", ...passThrough]);
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => dev.kill(signal));
+dev.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,28 @@
+import { type SpawnOptions, spawn, spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import path from "node:path";
+
+// Offline-friendly defaults: no Request.cf download, no metrics.
+export const wranglerEnv = {
+  ...process.env,
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_SEND_METRICS: "false",
+};
+
+const wranglerBin = path.join(
+  path.dirname(createRequire(import.meta.url).resolve("wrangler/package.json")),
+  "bin/wrangler.js",
+);
+
+/** Runs a wrangler command to completion and returns its stdout; throws with its output on failure. */
+export const wrangler = (args: string[]): string => {
+  const result = spawnSync(process.execPath, [wranglerBin, ...args], { env: wranglerEnv, encoding: "utf8" });
+  if (result.status !== 0) {
+    throw new Error(`wrangler ${args.join(" ")} failed:\n${result.stdout}${result.stderr}`);
+  }
+  return result.stdout;
+};
+
+/** Starts a long-running wrangler command (wrangler dev) attached to this terminal. */
+export const spawnWrangler = (args: string[], options: SpawnOptions = { stdio: "inherit" }) =>
+  spawn(process.execPath, [wranglerBin, ...args], { env: wranglerEnv, ...options });

@@ -1,0 +1,71 @@
+import type { Context, ErrorHandler, NotFoundHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ErrorBody } from "./schemas";
+
+/** Every error code the API answers with, and the one HTTP status each maps to. */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  unauthorized: 401,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  internal_error: 500,
+} as const satisfies Record<string, ContentfulStatusCode>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+const CODE_BY_STATUS = new Map<number, ErrorCode>(
+  Object.entries(ERROR_STATUS).map(([code, status]) => [status, code as ErrorCode]),
+);
+
+export class ApiError extends HTTPException {
+  readonly code: ErrorCode;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+    super(ERROR_STATUS[code], { message });
+    this.code = code;
+    this.headers = headers;
+  }
+}
+
+export const errorResponse = (c: Context, error: ApiError) => {
+  const body: ErrorBody = { code: error.code, message: error.message, status: error.status };
+  return c.json(body, error.status as ContentfulStatusCode, error.headers);
+};
+
+/**
+ * Hono's own exceptions (malformed JSON from the validator, for one) are mapped
+ * onto our codes; anything else is a fault, logged in full and answered with a
+ * body that reveals nothing of it.
+ */
+const toApiError = (error: Error): ApiError => {
+  if (error instanceof ApiError) return error;
+  const code = error instanceof HTTPException ? CODE_BY_STATUS.get(error.status) : undefined;
+  if (code && code !== "internal_error") return new ApiError(code, error.message);
+  console.error(
+    JSON.stringify({
+      level: "error",
+      message: "unhandled error",
+      error: String(error),
+      cause: error.cause === undefined ? undefined : String(error.cause),
+      stack: error.stack,
+    }),
+  );
+  return new ApiError("internal_error", "The server failed to handle the request.");
+};
+
+export const handleError: ErrorHandler = (error, c) => errorResponse(c, toApiError(error));
+
+export const handleNotFound: NotFoundHandler = (c) =>
+  errorResponse(c, new ApiError("not_found", `No route matches ${c.req.method} ${c.req.path}.`));
+
+export const handleMethodNotAllowed = (c: Context, methods: string[]) =>
+  errorResponse(
+    c,
+    new ApiError("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}.`, {
+      Allow: methods.join(", "),
+    }),
+  );

@@ -1,0 +1,65 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { createMiddleware } from "hono/factory";
+import { requireApiKey } from "../auth";
+import { createDatabase } from "../db/client";
+import { findPet, insertPet, listPets } from "../db/pets";
+import type { AppEnv } from "../env";
+import { ApiError } from "../errors";
+import { listPetsQuerySchema, newPetSchema, petParamsSchema } from "../schemas";
+import { validate } from "../validate";
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+// RFC 9745 (Deprecation, as "@" + Unix seconds) and RFC 8594 (Sunset). The
+// deprecation date must not be later than the sunset.
+export const GET_PET_DEPRECATED_AT = Date.UTC(2026, 10, 21) / 1000;
+export const GET_PET_SUNSET = new Date(Date.UTC(2030, 11, 5));
+
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+/** Added to every answer of the deprecated route, errors included. */
+const deprecated = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  c.res.headers.set("Deprecation", `@${GET_PET_DEPRECATED_AT}`);
+  c.res.headers.set("Sunset", GET_PET_SUNSET.toUTCString());
+  c.res.headers.set("Link", '</v1/pets>; rel="successor-version"');
+});
+
+const withDatabase = createMiddleware<AppEnv>(async (c, next) => {
+  c.set("db", createDatabase(c.env.DB));
+  await next();
+});
+
+// Without this, Hono's JSON validator would read a body sent as text/plain as {}.
+const requireJsonBody = createMiddleware<AppEnv>(async (c, next) => {
+  const mediaType = c.req.header("Content-Type")?.split(";")[0]?.trim() ?? "";
+  if (!JSON_MEDIA_TYPE.test(mediaType)) {
+    throw new ApiError("unsupported_media_type", "The request body must be sent as application/json.");
+  }
+  await next();
+});
+
+const limitBody = bodyLimit({
+  maxSize: MAX_BODY_BYTES,
+  onError: () => {
+    throw new ApiError("payload_too_large", `The request body must not exceed ${MAX_BODY_BYTES} bytes.`);
+  },
+});
+
+export const petRoutes = new Hono<AppEnv>()
+  .use("/:petId", deprecated)
+  .use(requireApiKey, withDatabase)
+  .get("/", validate("query", listPetsQuerySchema), async (c) => {
+    return c.json(await listPets(c.var.db, c.req.valid("query")), 200);
+  })
+  .post("/", requireJsonBody, limitBody, validate("json", newPetSchema), async (c) => {
+    const pet = await insertPet(c.var.db, c.req.valid("json"));
+    return c.json(pet, 201, { Location: `/v1/pets/${pet.id}` });
+  })
+  .get("/:petId", validate("param", petParamsSchema), async (c) => {
+    const { petId } = c.req.valid("param");
+    const pet = await findPet(c.var.db, petId);
+    if (!pet) throw new ApiError("not_found", `No pet has the id ${petId}.`);
+    return c.json(pet, 200);
+  });

@@ -1,0 +1,91 @@
+import * as z from "zod/mini";
+
+// The wire contract. Everything else (TypeScript types, request validation, the
+// database enum, the OpenAPI document) derives from these schemas.
+
+export const PET_STATUSES = ["available", "pending", "sold"] as const;
+export const DEFAULT_PET_STATUS = "available" satisfies PetStatus;
+export const LIST_LIMIT = { min: 1, max: 100, default: 20 } as const;
+export const NAME_MAX_LENGTH = 255;
+
+/**
+ * Error messages are written here, next to the rule they describe, so that the
+ * validation hook only has to name the field: "Body field 'limit' must be ...".
+ */
+const expected = (description: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : `must be ${description}`),
+});
+
+export const petStatusSchema = z.enum(PET_STATUSES, expected(`one of ${PET_STATUSES.join(", ")}`));
+
+// z.int() accepts only safe integers, so an id that JSON would round (2^53 and
+// above) is refused instead of silently becoming another id.
+const ID_RULE = `a positive integer no greater than ${Number.MAX_SAFE_INTEGER}`;
+const idSchema = z.int(expected(ID_RULE)).check(z.positive(expected(ID_RULE)));
+
+// Names are counted in Unicode code points (as SQLite's length() does), must be
+// well-formed UTF-16 (a lone surrogate cannot be stored as UTF-8 text) and may not
+// carry control characters or be blank.
+const CONTROL_CHARACTER = /\p{Cc}/u;
+const isValidName = (name: string) => {
+  const length = [...name].length;
+  return (
+    length >= 1 &&
+    length <= NAME_MAX_LENGTH &&
+    name.trim() !== "" &&
+    name.isWellFormed() &&
+    !CONTROL_CHARACTER.test(name)
+  );
+};
+const NAME_RULE = `a string of 1 to ${NAME_MAX_LENGTH} characters, not blank and without control characters`;
+const nameSchema = z.string(expected(NAME_RULE)).check(z.refine(isValidName, expected(NAME_RULE)));
+
+export const petSchema = z.object({
+  id: idSchema,
+  name: nameSchema,
+  categoryId: idSchema,
+  status: petStatusSchema,
+});
+
+export const newPetSchema = z.strictObject(
+  {
+    name: nameSchema,
+    categoryId: idSchema,
+    status: z._default(petStatusSchema, DEFAULT_PET_STATUS),
+  },
+  { error: "must be a JSON object" },
+);
+
+export const errorSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  status: z.int(),
+});
+
+/** A path or query value: a decimal string, validated as the integer it spells. */
+const integerString = <T extends z.ZodMiniType<number, number>>(rule: string, schema: T) =>
+  z.pipe(z.pipe(z.string().check(z.regex(/^[0-9]+$/, expected(rule))), z.transform(Number)), schema);
+
+const LIMIT_RULE = `an integer from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}`;
+export const listPetsQuerySchema = z.strictObject({
+  limit: z._default(
+    integerString(
+      LIMIT_RULE,
+      z
+        .int(expected(LIMIT_RULE))
+        .check(z.gte(LIST_LIMIT.min, expected(LIMIT_RULE)), z.lte(LIST_LIMIT.max, expected(LIMIT_RULE))),
+    ),
+    LIST_LIMIT.default,
+  ),
+  status: z.optional(petStatusSchema),
+});
+
+export const petParamsSchema = z.object({
+  petId: integerString(ID_RULE, idSchema),
+});
+
+export type PetStatus = (typeof PET_STATUSES)[number];
+export type Pet = z.output<typeof petSchema>;
+export type NewPet = z.output<typeof newPetSchema>;
+export type ListPetsQuery = z.output<typeof listPetsQuerySchema>;
+export type ErrorBody = z.output<typeof errorSchema>;

@@ -1,0 +1,77 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { generateApiKey, hashApiKey } from "../src/api-keys";
+import { call, countPets, createApiKey, expectError } from "./helpers";
+
+let key: string;
+beforeAll(async () => {
+  key = await createApiKey("auth tests");
+});
+
+const operations = [
+  { name: "listPets", path: "/v1/pets", init: {} },
+  { name: "createPet", path: "/v1/pets", init: { method: "POST", json: { name: "Rex", categoryId: 1 } } },
+  { name: "getPet", path: "/v1/pets/1", init: {} },
+] as const;
+
+const badCredentials: [string, (key: string) => Record<string, string>][] = [
+  ["no Authorization header", () => ({})],
+  ["an empty Authorization header", () => ({ Authorization: "" })],
+  ["the Bearer scheme without a token", () => ({ Authorization: "Bearer" })],
+  ["the Bearer scheme with a blank token", () => ({ Authorization: "Bearer   " })],
+  ["a non-Bearer scheme", (key) => ({ Authorization: `Basic ${btoa(`user:${key}`)}` })],
+  ["the key without a scheme", (key) => ({ Authorization: key })],
+  ["two tokens", (key) => ({ Authorization: `Bearer ${key} ${key}` })],
+  ["a token with characters outside b64token", () => ({ Authorization: "Bearer ps_test_<script>" })],
+  ["a well-formed key that was never issued", () => ({ Authorization: `Bearer ${generateApiKey("development")}` })],
+  [
+    "a key with one character changed",
+    (key) => ({ Authorization: `Bearer ${key.slice(0, -1)}${key.endsWith("a") ? "b" : "a"}` }),
+  ],
+  ["the key with the production prefix", (key) => ({ Authorization: `Bearer ps_live_${key.slice(8)}` })],
+];
+
+describe.each(operations)("$name without a valid key", ({ path, init }) => {
+  it.each(badCredentials)("answers 401 for %s", async (_, credentials) => {
+    const before = await countPets();
+    const response = await call(path, { ...init, key: null, headers: credentials(key) });
+    await expectError(response, 401, "unauthorized");
+    expect(response.headers.get("WWW-Authenticate")).toBe('Bearer realm="petstore"');
+    expect(await countPets()).toBe(before);
+  });
+});
+
+describe("authentication", () => {
+  it("accepts the scheme in any case and extra spaces before the token", async () => {
+    for (const scheme of ["Bearer", "bearer", "BEARER", "bEaReR  "]) {
+      const response = await call("/v1/pets", { key: null, headers: { Authorization: `${scheme} ${key}` } });
+      expect(response.status).toBe(200);
+    }
+  });
+
+  it("checks the key before validating the request", async () => {
+    const response = await call("/v1/pets?limit=0", { key: null });
+    await expectError(response, 401, "unauthorized");
+    const post = await call("/v1/pets", {
+      method: "POST",
+      key: null,
+      body: "{not json",
+      headers: { "Content-Type": "application/json" },
+    });
+    await expectError(post, 401, "unauthorized");
+  });
+
+  it("stores only the SHA-256 of a key, never the key", async () => {
+    const listed = await env.API_KEYS.list();
+    const names = listed.keys.map(({ name }) => name);
+    expect(names).toContain(await hashApiKey(key));
+    expect(names.some((name) => name.includes(key))).toBe(false);
+  });
+
+  it("refuses a key once it is revoked", async () => {
+    const revocable = await createApiKey("to revoke");
+    expect((await call("/v1/pets", { key: revocable })).status).toBe(200);
+    await env.API_KEYS.delete(await hashApiKey(revocable));
+    await expectError(await call("/v1/pets", { key: revocable }), 401, "unauthorized");
+  });
+});

@@ -1,0 +1,162 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Pet } from "../src/schemas";
+import { call, countPets, createApiKey, expectError } from "./helpers";
+
+let key: string;
+beforeAll(async () => {
+  key = await createApiKey();
+});
+
+const post = (json: unknown, headers?: HeadersInit) => call("/v1/pets", { method: "POST", key, json, headers });
+
+describe("POST /v1/pets", () => {
+  it("answers 201 with the stored pet and its Location", async () => {
+    const response = await post({ name: "Rex", categoryId: 3, status: "pending" });
+    expect(response.status).toBe(201);
+    const pet = (await response.json()) as Pet;
+    expect(pet).toEqual({ id: expect.any(Number), name: "Rex", categoryId: 3, status: "pending" });
+    expect(response.headers.get("Location")).toBe(`/v1/pets/${pet.id}`);
+    const stored = await env.DB.prepare("select * from pets where id = ?").bind(pet.id).first();
+    expect(stored).toEqual({ id: pet.id, name: "Rex", category_id: 3, status: "pending" });
+    const fetched = await call(`/v1/pets/${pet.id}`, { key });
+    expect(await fetched.json()).toEqual(pet);
+  });
+
+  it("stores status 'available' when none is sent", async () => {
+    const response = await post({ name: "Tom", categoryId: 1 });
+    expect(await response.json()).toMatchObject({ status: "available" });
+  });
+
+  it("accepts the largest category id JavaScript holds exactly, and long and unusual names", async () => {
+    const accepted = [
+      { name: "x".repeat(255), categoryId: Number.MAX_SAFE_INTEGER },
+      { name: "🐕".repeat(255), categoryId: 1 },
+      { name: "  Rex  ", categoryId: 2 },
+      { name: "Ünïcødé ñame — 犬", categoryId: 2, status: "sold" },
+    ];
+    for (const pet of accepted) {
+      const response = await post(pet);
+      expect(response.status).toBe(201);
+      expect(await response.json()).toMatchObject(pet);
+    }
+  });
+
+  it("assigns growing ids that are never reused", async () => {
+    const first = (await (await post({ name: "A", categoryId: 1 })).json()) as Pet;
+    await env.DB.prepare("delete from pets where id = ?").bind(first.id).run();
+    const second = (await (await post({ name: "B", categoryId: 1 })).json()) as Pet;
+    expect(second.id).toBeGreaterThan(first.id);
+  });
+
+  const invalidBodies: [string, unknown, string][] = [
+    ["name is missing", { categoryId: 1 }, "'name' is required"],
+    ["categoryId is missing", { name: "Rex" }, "'categoryId' is required"],
+    ["name is empty", { name: "", categoryId: 1 }, "'name'"],
+    ["name is blank", { name: "   ", categoryId: 1 }, "'name'"],
+    ["name is too long", { name: "x".repeat(256), categoryId: 1 }, "'name'"],
+    ["name is too long in code points", { name: "🐕".repeat(256), categoryId: 1 }, "'name'"],
+    ["name holds a control character", { name: "Re\u0000x", categoryId: 1 }, "'name'"],
+    ["name holds a lone surrogate", { name: "Rex\ud800", categoryId: 1 }, "'name'"],
+    ["name is a number", { name: 42, categoryId: 1 }, "'name'"],
+    ["name is null", { name: null, categoryId: 1 }, "'name'"],
+    ["categoryId is a string", { name: "Rex", categoryId: "1" }, "'categoryId'"],
+    ["categoryId is zero", { name: "Rex", categoryId: 0 }, "'categoryId'"],
+    ["categoryId is negative", { name: "Rex", categoryId: -1 }, "'categoryId'"],
+    ["categoryId is fractional", { name: "Rex", categoryId: 1.5 }, "'categoryId'"],
+    ["categoryId is 2^53", { name: "Rex", categoryId: 2 ** 53 }, "'categoryId'"],
+    ["categoryId is beyond int64", { name: "Rex", categoryId: 1e20 }, "'categoryId'"],
+    ["status is unknown", { name: "Rex", categoryId: 1, status: "adopted" }, "'status'"],
+    ["status is null", { name: "Rex", categoryId: 1, status: null }, "'status'"],
+    ["id is sent", { id: 5, name: "Rex", categoryId: 1 }, "'id'"],
+    ["an unknown property is sent", { name: "Rex", categoryId: 1, colour: "brown" }, "'colour'"],
+    ["the body is an array", [{ name: "Rex", categoryId: 1 }], "JSON object"],
+    ["the body is a string", "Rex", "JSON object"],
+    ["the body is null", null, "JSON object"],
+  ];
+
+  it.each(invalidBodies)("answers 400 and stores nothing when %s", async (_, body, mentions) => {
+    const before = await countPets();
+    const response = await post(body);
+    const error = await expectError(response, 400, "invalid_request");
+    expect(error.message).toContain(mentions);
+    expect(await countPets()).toBe(before);
+  });
+
+  it("refuses a category id that JSON would round, instead of storing another one", async () => {
+    const response = await call("/v1/pets", {
+      method: "POST",
+      key,
+      headers: { "Content-Type": "application/json" },
+      body: '{"name":"Rex","categoryId":9007199254740993}',
+    });
+    await expectError(response, 400, "invalid_request");
+  });
+
+  it("names every invalid field at once", async () => {
+    const error = await expectError(await post({ name: "", categoryId: "x", extra: 1 }), 400, "invalid_request");
+    for (const field of ["'name'", "'categoryId'", "'extra'"]) expect(error.message).toContain(field);
+  });
+
+  it.each(["{", '{"name": "Rex",}', "", "nul", '{"name":"Rex","categoryId":1}x'])(
+    "answers 400 for the malformed JSON body %j",
+    async (text) => {
+      const before = await countPets();
+      const response = await call("/v1/pets", {
+        method: "POST",
+        key,
+        headers: { "Content-Type": "application/json" },
+        body: text,
+      });
+      await expectError(response, 400, "invalid_request");
+      expect(await countPets()).toBe(before);
+    },
+  );
+
+  it.each([
+    ["no Content-Type", undefined],
+    ["text/plain", "text/plain"],
+    ["application/x-www-form-urlencoded", "application/x-www-form-urlencoded"],
+    ["multipart/form-data", "multipart/form-data; boundary=x"],
+  ])("answers 415 for a body sent with %s", async (_, contentType) => {
+    const headers = new Headers();
+    if (contentType) headers.set("Content-Type", contentType);
+    const response = await call("/v1/pets", {
+      method: "POST",
+      key,
+      headers,
+      body: new TextEncoder().encode('{"name":"Rex","categoryId":1}'),
+    });
+    await expectError(response, 415, "unsupported_media_type");
+  });
+
+  it("accepts JSON sent with a charset parameter", async () => {
+    const response = await post({ name: "Rex", categoryId: 1 }, { "Content-Type": "application/json; charset=utf-8" });
+    expect(response.status).toBe(201);
+  });
+
+  it("answers 413 and stores nothing for a body over 64 KiB", async () => {
+    const before = await countPets();
+    const response = await post({ name: "Rex", categoryId: 1, padding: "x".repeat(64 * 1024) });
+    await expectError(response, 413, "payload_too_large");
+    expect(await countPets()).toBe(before);
+  });
+
+  it("answers 413 for an oversized body streamed without a Content-Length", async () => {
+    const chunk = new TextEncoder().encode(" ".repeat(16 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 8) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const response = await call("/v1/pets", {
+      method: "POST",
+      key,
+      headers: { "Content-Type": "application/json" },
+      body,
+    });
+    await expectError(response, 413, "payload_too_large");
+  });
+});

@@ -1,0 +1,49 @@
+import { env, exports } from "cloudflare:workers";
+import { expect } from "vitest";
+import { generateApiKey, hashApiKey } from "../src/api-keys";
+import type { ErrorBody, NewPet, Pet } from "../src/schemas";
+
+export const BASE_URL = "https://petstore.test";
+
+/** Issues a key the way scripts/keys.ts does: only its hash and record go to KV. */
+export const createApiKey = async (label = "test"): Promise<string> => {
+  const key = generateApiKey("development");
+  const record = JSON.stringify({ label, createdAt: new Date().toISOString() });
+  await env.API_KEYS.put(await hashApiKey(key), record);
+  return key;
+};
+
+type CallOptions = Omit<RequestInit, "body"> & { key?: string | null; json?: unknown; body?: BodyInit };
+
+/** A request through the Worker's own fetch handler, authenticated with `key` unless it is null. */
+export const call = (path: string, { key, json, headers, ...init }: CallOptions = {}) => {
+  const allHeaders = new Headers(headers);
+  if (key) allHeaders.set("Authorization", `Bearer ${key}`);
+  if (json !== undefined) {
+    if (!allHeaders.has("Content-Type")) allHeaders.set("Content-Type", "application/json");
+    init.body = JSON.stringify(json);
+  }
+  return exports.default.fetch(new Request(`${BASE_URL}${path}`, { ...init, headers: allHeaders }));
+};
+
+export const createPet = async (key: string, pet: Partial<NewPet>): Promise<Pet> => {
+  const response = await call("/v1/pets", { method: "POST", key, json: pet });
+  expect(response.status).toBe(201);
+  return response.json();
+};
+
+export const countPets = async (): Promise<number> => {
+  const row = await env.DB.prepare("select count(*) as count from pets").first<{ count: number }>();
+  return row?.count ?? 0;
+};
+
+/** Asserts the Error body and its agreement with the HTTP status; returns the body. */
+export const expectError = async (response: Response, status: number, code: string): Promise<ErrorBody> => {
+  expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
+  const body = (await response.json()) as ErrorBody;
+  expect(Object.keys(body).sort()).toEqual(["code", "message", "status"]);
+  expect(body).toMatchObject({ code, status });
+  expect(response.status).toBe(status);
+  expect(body.message).not.toBe("");
+  return body;
+};
