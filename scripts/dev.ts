@@ -1,7 +1,8 @@
 // `npm run dev`: everything a newcomer needs, on wrangler's local D1 and KV:
-// apply the migrations, make sure a development key exists, print it with a
-// ready-to-paste curl line, then start `wrangler dev` (extra arguments pass through).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// apply the migrations, make sure the local secrets and a development key exist,
+// print the key with a ready-to-paste curl line, then start `wrangler dev` (extra
+// arguments pass through).
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createKey, keyExists } from "./keys";
 import { spawnWrangler, wrangler } from "./wrangler";
@@ -9,6 +10,15 @@ import { spawnWrangler, wrangler } from "./wrangler";
 // Kept beside the local KV it belongs to: wiping .wrangler/ drops both together.
 const DEV_KEY_FILE = ".wrangler/dev-api-key";
 const local = { remote: false };
+
+/** .dev.vars is git-ignored: wrangler dev reads the Worker's local secrets from it. */
+const ensureLocalSecrets = () => {
+  const current = existsSync(".dev.vars") ? readFileSync(".dev.vars", "utf8") : "";
+  if (/^CURSOR_SECRET=/m.test(current)) return;
+  const secret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+  const separator = current === "" || current.endsWith("\n") ? "" : "\n";
+  appendFileSync(".dev.vars", `${separator}CURSOR_SECRET=${secret}\n`, { mode: 0o600 });
+};
 
 const developmentKey = async (): Promise<string> => {
   if (existsSync(DEV_KEY_FILE)) {
@@ -31,6 +41,7 @@ const origin = `http://${values.ip && values.ip !== "0.0.0.0" ? values.ip : "loc
 
 console.log("Applying migrations to the local D1 database...");
 wrangler(["d1", "migrations", "apply", "DB", "--local"]);
+ensureLocalSecrets();
 const key = await developmentKey();
 console.log(`
 Local API key (saved in ${DEV_KEY_FILE}; more with: npm run --silent key:create -- <label>):

@@ -66,6 +66,7 @@ export const errorSchema = z.object({
 const integerString = <T extends z.ZodMiniType<number, number>>(rule: string, schema: T) =>
   z.pipe(z.pipe(z.string().check(z.regex(/^[0-9]+$/, expected(rule))), z.transform(Number)), schema);
 
+const CURSOR_RULE = "the cursor of a next link from a previous page";
 const LIMIT_RULE = `an integer from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}`;
 export const listPetsQuerySchema = z.strictObject({
   limit: z._default(
@@ -78,6 +79,7 @@ export const listPetsQuerySchema = z.strictObject({
     LIST_LIMIT.default,
   ),
   status: z.optional(petStatusSchema),
+  cursor: z.optional(z.string(expected(CURSOR_RULE)).check(z.minLength(1, expected(CURSOR_RULE)))),
 });
 
 export const petParamsSchema = z.object({

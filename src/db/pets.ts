@@ -1,13 +1,17 @@
-import { asc, eq } from "drizzle-orm";
-import type { ListPetsQuery, NewPet, Pet } from "../schemas";
+import { and, asc, eq, gt } from "drizzle-orm";
+import type { NewPet, Pet, PetStatus } from "../schemas";
 import type { Database } from "./client";
 import { pets } from "./schema";
 
-export const listPets = (db: Database, { limit, status }: ListPetsQuery): Promise<Pet[]> =>
+/** Keyset pagination: the pets after `afterId`, by ascending id (no OFFSET, so deep pages cost the same). */
+export const listPets = (
+  db: Database,
+  { afterId, limit, status }: { afterId: number; limit: number; status: PetStatus | undefined },
+): Promise<Pet[]> =>
   db
     .select()
     .from(pets)
-    .where(status ? eq(pets.status, status) : undefined)
+    .where(and(gt(pets.id, afterId), status ? eq(pets.status, status) : undefined))
     .orderBy(asc(pets.id))
     .limit(limit);
 

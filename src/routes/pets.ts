@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { requireApiKey } from "../auth";
+import { readCursor, writeCursor } from "../cursor";
 import { createDatabase } from "../db/client";
 import { findPet, insertPet, listPets } from "../db/pets";
 import type { AppEnv } from "../env";
@@ -51,7 +52,22 @@ export const petRoutes = new Hono<AppEnv>()
   .use("/:petId", deprecated)
   .use(requireApiKey, withDatabase)
   .get("/", validate("query", listPetsQuerySchema), async (c) => {
-    return c.json(await listPets(c.var.db, c.req.valid("query")), 200);
+    const { limit, status, cursor } = c.req.valid("query");
+    const afterId = cursor !== undefined ? await readCursor(c.env.CURSOR_SECRET, cursor, status) : 0;
+    // One row more than the page tells whether a next page exists, in the same query.
+    const rows = await listPets(c.var.db, { afterId, limit: limit + 1, status });
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    if (rows.length > limit && last) {
+      const next = new URL(c.req.url);
+      next.search = new URLSearchParams({
+        limit: String(limit),
+        ...(status && { status }),
+        cursor: await writeCursor(c.env.CURSOR_SECRET, { afterId: last.id, status }),
+      }).toString();
+      c.header("Link", `<${next}>; rel="next"`);
+    }
+    return c.json(page, 200);
   })
   .post("/", requireJsonBody, limitBody, validate("json", newPetSchema), async (c) => {
     const pet = await insertPet(c.var.db, c.req.valid("json"));

@@ -1,0 +1,116 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Pet } from "../src/schemas";
+import { BASE_URL, call, createApiKey, createPet, expectError } from "./helpers";
+
+let key: string;
+let created: Pet[];
+
+beforeAll(async () => {
+  key = await createApiKey();
+  created = [];
+  for (let index = 0; index < 12; index++) {
+    created.push(
+      await createPet(key, { name: `Pet ${index}`, categoryId: 1, status: index < 4 ? "sold" : "available" }),
+    );
+  }
+});
+
+const nextLink = (response: Response): string | undefined => {
+  const link = response.headers.get("Link");
+  if (!link) return undefined;
+  const match = /^<([^>]+)>; rel="next"$/.exec(link);
+  expect(match, `Link header ${link}`).not.toBeNull();
+  return match?.[1];
+};
+
+/** Follows rel="next" from `path` to the end; returns every page. */
+const walk = async (path: string, between?: () => Promise<unknown>) => {
+  const pages: Pet[][] = [];
+  let url: string | undefined = `${BASE_URL}${path}`;
+  while (url) {
+    const response = await call(url.slice(BASE_URL.length), { key });
+    expect(response.status).toBe(200);
+    pages.push(await response.json());
+    url = nextLink(response);
+    await between?.();
+  }
+  return pages;
+};
+
+describe("GET /v1/pets pagination", () => {
+  it("links each page to the next until the collection is exhausted", async () => {
+    const pages = await walk("/v1/pets?limit=5");
+    expect(pages.map((page) => page.length)).toEqual([5, 5, 2]);
+    expect(pages.flat()).toEqual(created);
+  });
+
+  it("repeats limit and status in an absolute next link with an opaque cursor", async () => {
+    const response = await call("/v1/pets?status=available&limit=3", { key });
+    const next = new URL(nextLink(response) ?? "");
+    expect(next.origin + next.pathname).toBe(`${BASE_URL}/v1/pets`);
+    expect(next.searchParams.get("limit")).toBe("3");
+    expect(next.searchParams.get("status")).toBe("available");
+    expect(next.searchParams.get("cursor")).toMatch(/^[A-Za-z0-9_.-]+$/);
+  });
+
+  it("walks a filtered listing over matching pets only", async () => {
+    const pages = await walk("/v1/pets?status=sold&limit=3");
+    expect(pages.flat()).toEqual(created.filter((pet) => pet.status === "sold"));
+  });
+
+  it("sends no next link when the page holds the last pets, even when it is full", async () => {
+    const response = await call("/v1/pets?status=sold&limit=4", { key });
+    expect(await response.json()).toHaveLength(4);
+    expect(response.headers.get("Link")).toBeNull();
+  });
+
+  it("visits every pet exactly once while other clients insert", async () => {
+    let inserted = 0;
+    const insertSome = () =>
+      Promise.all(Array.from({ length: 3 }, () => createPet(key, { name: `Concurrent ${inserted++}`, categoryId: 2 })));
+    const [pages] = await Promise.all([walk("/v1/pets?limit=4", insertSome), insertSome()]);
+    const ids = pages.flat().map((pet) => pet.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    const all = (await walk("/v1/pets?limit=100")).flat();
+    // Every pet that existed when the walk began is there, and so is every later one
+    // that was committed before the walk reached the end.
+    for (const pet of created) expect(ids).toContain(pet.id);
+    expect(ids).toEqual(all.map((pet) => pet.id).filter((id) => id <= (ids.at(-1) ?? 0)));
+  });
+
+  describe("refuses a cursor it did not issue for this listing", () => {
+    let cursor: string;
+    beforeAll(async () => {
+      const response = await call("/v1/pets?limit=2", { key });
+      cursor = new URL(nextLink(response) ?? "").searchParams.get("cursor") ?? "";
+    });
+
+    const tampered = (text: string, index: number) =>
+      text.slice(0, index) + (text[index] === "A" ? "B" : "A") + text.slice(index + 1);
+
+    it.each([
+      ["malformed", () => "abc"],
+      ["empty", () => ""],
+      ["with a payload of impossible length", () => `a.${"A".repeat(43)}`],
+      ["altered in its payload", () => tampered(cursor, 1)],
+      ["altered in its signature", () => tampered(cursor, cursor.length - 5)],
+      ["forged with another id", () => `${btoa("1.1.").replaceAll("=", "")}${cursor.slice(cursor.indexOf("."))}`],
+    ])("answers 400 for a cursor %s", async (_, make) => {
+      const response = await call(`/v1/pets?limit=2&cursor=${encodeURIComponent(make())}`, { key });
+      const error = await expectError(response, 400, "invalid_request");
+      expect(error.message).toContain("'cursor'");
+    });
+
+    it("answers 400 for a cursor from another status filter", async () => {
+      const response = await call(`/v1/pets?limit=2&status=sold&cursor=${cursor}`, { key });
+      const error = await expectError(response, 400, "invalid_request");
+      expect(error.message).toContain("another status filter");
+    });
+
+    it("accepts the cursor with another limit", async () => {
+      const response = await call(`/v1/pets?limit=3&cursor=${cursor}`, { key });
+      expect(await response.json()).toEqual(created.slice(2, 5));
+    });
+  });
+});
