@@ -1,15 +1,24 @@
 // `npm run dev`: everything a newcomer needs, on wrangler's local D1 and KV:
 // apply the migrations, make sure the local secrets and a development key exist,
 // print the key with a ready-to-paste curl line, then start `wrangler dev` (extra
-// arguments pass through).
+// arguments pass through, --persist-to included).
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
-import { createKey, keyExists } from "./keys";
+import { createKey, keyExists, type Target } from "./keys";
 import { spawnWrangler, wrangler } from "./wrangler";
 
-// Kept beside the local KV it belongs to: wiping .wrangler/ drops both together.
-const DEV_KEY_FILE = ".wrangler/dev-api-key";
-const local = { remote: false };
+const passThrough = process.argv.slice(2);
+const { values } = parseArgs({
+  args: passThrough,
+  strict: false,
+  options: { port: { type: "string" }, ip: { type: "string" }, "persist-to": { type: "string" } },
+});
+const persistTo = typeof values["persist-to"] === "string" ? values["persist-to"] : undefined;
+const origin = `http://${values.ip && values.ip !== "0.0.0.0" ? values.ip : "localhost"}:${values.port ?? 8787}`;
+const local: Target = { remote: false, persistTo };
+// Kept beside the local KV it belongs to: wiping the state drops both together.
+const devKeyFile = path.join(persistTo ?? ".wrangler", "dev-api-key");
 
 /** .dev.vars is git-ignored: wrangler dev reads the Worker's local secrets from it. */
 const ensureLocalSecrets = () => {
@@ -21,30 +30,22 @@ const ensureLocalSecrets = () => {
 };
 
 const developmentKey = async (): Promise<string> => {
-  if (existsSync(DEV_KEY_FILE)) {
-    const saved = readFileSync(DEV_KEY_FILE, "utf8").trim();
+  if (existsSync(devKeyFile)) {
+    const saved = readFileSync(devKeyFile, "utf8").trim();
     if (await keyExists(saved, local)) return saved;
   }
   const key = await createKey("local development", local);
-  mkdirSync(".wrangler", { recursive: true });
-  writeFileSync(DEV_KEY_FILE, `${key}\n`, { mode: 0o600 });
+  mkdirSync(path.dirname(devKeyFile), { recursive: true });
+  writeFileSync(devKeyFile, `${key}\n`, { mode: 0o600 });
   return key;
 };
 
-const passThrough = process.argv.slice(2);
-const { values } = parseArgs({
-  args: passThrough,
-  strict: false,
-  options: { port: { type: "string" }, ip: { type: "string" } },
-});
-const origin = `http://${values.ip && values.ip !== "0.0.0.0" ? values.ip : "localhost"}:${values.port ?? 8787}`;
-
 console.log("Applying migrations to the local D1 database...");
-wrangler(["d1", "migrations", "apply", "DB", "--local"]);
+wrangler(["d1", "migrations", "apply", "DB", "--local", ...(persistTo ? ["--persist-to", persistTo] : [])]);
 ensureLocalSecrets();
 const key = await developmentKey();
 console.log(`
-Local API key (saved in ${DEV_KEY_FILE}; more with: npm run --silent key:create -- <label>):
+Local API key (saved in ${devKeyFile}; more with: npm run --silent key:create -- <label>):
   ${key}
 Try:
   curl -H "Authorization: Bearer ${key}" ${origin}/v1/pets

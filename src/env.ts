@@ -4,7 +4,9 @@ import type { Database } from "./db/client";
 export type AppEnv = {
   Bindings: CloudflareBindings;
   Variables: {
-    apiKey: ApiKeyRecord;
+    /** The caller's key record, and the key's hash: the caller's identity for rate limits and idempotency. */
+    apiKey: ApiKeyRecord & { hash: string };
     db: Database;
+    requestId: string;
   };
 };

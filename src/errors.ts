@@ -1,6 +1,7 @@
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { AppEnv } from "./env";
 import type { ErrorBody } from "./schemas";
 
 /** Every error code the API answers with, and the one HTTP status each maps to. */
@@ -11,6 +12,8 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
   internal_error: 500,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
@@ -41,13 +44,14 @@ export const errorResponse = (c: Context, error: ApiError) => {
  * onto our codes; anything else is a fault, logged in full and answered with a
  * body that reveals nothing of it.
  */
-const toApiError = (error: Error): ApiError => {
+const toApiError = (error: Error, c: Context<AppEnv>): ApiError => {
   if (error instanceof ApiError) return error;
   const code = error instanceof HTTPException ? CODE_BY_STATUS.get(error.status) : undefined;
   if (code && code !== "internal_error") return new ApiError(code, error.message);
   console.error(
     JSON.stringify({
       level: "error",
+      requestId: c.var.requestId,
       message: "unhandled error",
       error: String(error),
       cause: error.cause === undefined ? undefined : String(error.cause),
@@ -57,7 +61,7 @@ const toApiError = (error: Error): ApiError => {
   return new ApiError("internal_error", "The server failed to handle the request.");
 };
 
-export const handleError: ErrorHandler = (error, c) => errorResponse(c, toApiError(error));
+export const handleError: ErrorHandler<AppEnv> = (error, c) => errorResponse(c, toApiError(error, c));
 
 export const handleNotFound: NotFoundHandler = (c) =>
   errorResponse(c, new ApiError("not_found", `No route matches ${c.req.method} ${c.req.path}.`));

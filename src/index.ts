@@ -1,11 +1,15 @@
 import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
+import { createDatabase } from "./db/client";
+import { deleteExpiredIdempotencyKeys } from "./db/pets";
 import type { AppEnv } from "./env";
 import { handleError, handleMethodNotAllowed, handleNotFound } from "./errors";
+import { requestLog } from "./request-log";
 import { petRoutes } from "./routes/pets";
 
 const app = new Hono<AppEnv>();
 
+app.use(requestLog);
 app.use(methodNotAllowed({ app, onMethodNotAllowed: handleMethodNotAllowed }));
 const routes = app.route("/v1/pets", petRoutes);
 app.notFound(handleNotFound);
@@ -14,4 +18,10 @@ app.onError(handleError);
 /** The API's routes and their types, for a typed client: `hc<AppType>(baseUrl)`. */
 export type AppType = typeof routes;
 
-export default app;
+export default {
+  fetch: app.fetch,
+  /** The hourly cron (wrangler.toml): idempotency records live 24 hours. */
+  async scheduled(controller, env) {
+    await deleteExpiredIdempotencyKeys(createDatabase(env.DB), controller.scheduledTime);
+  },
+} satisfies ExportedHandler<CloudflareBindings>;

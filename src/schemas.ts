@@ -56,6 +56,31 @@ export const newPetSchema = z.strictObject(
   { error: "must be a JSON object" },
 );
 
+// RFC 8941 sf-string ("quoted", with \\ and \" escapes) or a bare token, as the IETF
+// Idempotency-Key draft allows both in practice; the key is the unquoted value.
+const QUOTED_KEY = /^"((?:[\x20\x21\x23-\x5B\x5D-\x7E]|\\["\\])*)"$/;
+const BARE_KEY = /^[\x21\x23-\x7E]+$/;
+const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+const IDEMPOTENCY_KEY_RULE = `1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters, bare or as a quoted string`;
+const unquote = (value: string) => {
+  const quoted = QUOTED_KEY.exec(value);
+  return quoted ? (quoted[1] ?? "").replace(/\\(.)/g, "$1") : BARE_KEY.test(value) ? value : "";
+};
+
+export const createPetHeadersSchema = z.object({
+  "idempotency-key": z.optional(
+    z.pipe(
+      z.pipe(z.string(), z.transform(unquote)),
+      z
+        .string()
+        .check(
+          z.minLength(1, expected(IDEMPOTENCY_KEY_RULE)),
+          z.maxLength(IDEMPOTENCY_KEY_MAX_LENGTH, expected(IDEMPOTENCY_KEY_RULE)),
+        ),
+    ),
+  ),
+});
+
 export const errorSchema = z.object({
   code: z.string(),
   message: z.string(),

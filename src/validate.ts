@@ -3,12 +3,13 @@ import type { ValidationTargets } from "hono";
 import type { $ZodIssue, $ZodType } from "zod/v4/core";
 import { ApiError } from "./errors";
 
-type Target = "json" | "query" | "param";
+type Target = "json" | "query" | "param" | "header";
 
 const FIELD_LABEL: Record<Target, string> = {
   json: "Body field",
   query: "Query parameter",
   param: "Path parameter",
+  header: "Header",
 };
 
 const describe = (target: Target, issue: $ZodIssue): string => {

@@ -67,11 +67,4 @@ describe("authentication", () => {
     expect(names).toContain(await hashApiKey(key));
     expect(names.some((name) => name.includes(key))).toBe(false);
   });
-
-  it("refuses a key once it is revoked", async () => {
-    const revocable = await createApiKey("to revoke");
-    expect((await call("/v1/pets", { key: revocable })).status).toBe(200);
-    await env.API_KEYS.delete(await hashApiKey(revocable));
-    await expectError(await call("/v1/pets", { key: revocable }), 401, "unauthorized");
-  });
 });

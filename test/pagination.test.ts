@@ -66,8 +66,11 @@ describe("GET /v1/pets pagination", () => {
 
   it("visits every pet exactly once while other clients insert", async () => {
     let inserted = 0;
+    const otherClient = await createApiKey("other client");
     const insertSome = () =>
-      Promise.all(Array.from({ length: 3 }, () => createPet(key, { name: `Concurrent ${inserted++}`, categoryId: 2 })));
+      Promise.all(
+        Array.from({ length: 3 }, () => createPet(otherClient, { name: `Concurrent ${inserted++}`, categoryId: 2 })),
+      );
     const [pages] = await Promise.all([walk("/v1/pets?limit=4", insertSome), insertSome()]);
     const ids = pages.flat().map((pet) => pet.id);
     expect(new Set(ids).size).toBe(ids.length);

@@ -1,7 +1,9 @@
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt, gte, lt, sql } from "drizzle-orm";
 import type { NewPet, Pet, PetStatus } from "../schemas";
 import type { Database } from "./client";
-import { pets } from "./schema";
+import { idempotencyKeys, pets } from "./schema";
+
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** Keyset pagination: the pets after `afterId`, by ascending id (no OFFSET, so deep pages cost the same). */
 export const listPets = (
@@ -19,3 +21,46 @@ export const findPet = (db: Database, id: number): Promise<Pet | undefined> =>
   db.select().from(pets).where(eq(pets.id, id)).get();
 
 export const insertPet = (db: Database, pet: NewPet): Promise<Pet> => db.insert(pets).values(pet).returning().get();
+
+export type IdempotentRequest = { apiKeyHash: string; idempotencyKey: string; requestHash: string; now: number };
+export type IdempotentOutcome = { pet: Pet; replayed: boolean; sameRequest: boolean };
+
+/**
+ * Creates the pet and records the Idempotency-Key in one D1 batch (one transaction,
+ * one round trip): a crash can lose neither half. When the key was already used
+ * within the window, the batch fails on the record's primary key and rolls back
+ * whole, and the pet recorded the first time is answered instead.
+ */
+export const insertPetOnce = async (
+  db: Database,
+  pet: NewPet,
+  request: IdempotentRequest,
+): Promise<IdempotentOutcome> => {
+  const { apiKeyHash, idempotencyKey, requestHash, now } = request;
+  const sameKey = and(eq(idempotencyKeys.apiKeyHash, apiKeyHash), eq(idempotencyKeys.idempotencyKey, idempotencyKey));
+  try {
+    const [, created] = await db.batch([
+      // An expired record no longer guards its key; the hourly prune may not have run yet.
+      db.delete(idempotencyKeys).where(and(sameKey, lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_WINDOW_MS))),
+      db.insert(pets).values(pet).returning(),
+      db
+        .insert(idempotencyKeys)
+        .values({ apiKeyHash, idempotencyKey, requestHash, petId: sql`last_insert_rowid()`, createdAt: now }),
+    ]);
+    const [createdPet] = created;
+    if (!createdPet) throw new Error("the pet insert returned no row");
+    return { pet: createdPet, replayed: false, sameRequest: true };
+  } catch (error) {
+    const previous = await db
+      .select({ requestHash: idempotencyKeys.requestHash, pet: pets })
+      .from(idempotencyKeys)
+      .innerJoin(pets, eq(pets.id, idempotencyKeys.petId))
+      .where(and(sameKey, gte(idempotencyKeys.createdAt, now - IDEMPOTENCY_WINDOW_MS)))
+      .get();
+    if (!previous) throw error;
+    return { pet: previous.pet, replayed: true, sameRequest: previous.requestHash === requestHash };
+  }
+};
+
+export const deleteExpiredIdempotencyKeys = (db: Database, now: number) =>
+  db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_WINDOW_MS));

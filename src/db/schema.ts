@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { NAME_MAX_LENGTH, PET_STATUSES } from "../schemas";
 
 const statusList = sql.raw(PET_STATUSES.map((status) => `'${status}'`).join(", "));
@@ -20,5 +20,29 @@ export const pets = sqliteTable(
     check("pets_name_length", sql`length(${table.name}) between 1 and ${sql.raw(String(NAME_MAX_LENGTH))}`),
     check("pets_category_id_positive", sql`${table.categoryId} > 0`),
     check("pets_status_known", sql`${table.status} in (${statusList})`),
+  ],
+);
+
+/**
+ * One row per Idempotency-Key, scoped to the API key that sent it. A pet never
+ * changes, so the pet it created is the whole recorded answer: a replay is 201,
+ * the pet, and its Location.
+ */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    apiKeyHash: text().notNull(),
+    idempotencyKey: text().notNull(),
+    /** SHA-256 of the validated request body, to tell a retry from a reuse. */
+    requestHash: text().notNull(),
+    petId: integer()
+      .notNull()
+      .references(() => pets.id),
+    /** Unix milliseconds. */
+    createdAt: integer().notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.apiKeyHash, table.idempotencyKey] }),
+    index("idempotency_keys_created_at_idx").on(table.createdAt),
   ],
 );

@@ -4,10 +4,11 @@ import { createMiddleware } from "hono/factory";
 import { requireApiKey } from "../auth";
 import { readCursor, writeCursor } from "../cursor";
 import { createDatabase } from "../db/client";
-import { findPet, insertPet, listPets } from "../db/pets";
+import { findPet, insertPet, insertPetOnce, listPets } from "../db/pets";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
-import { listPetsQuerySchema, newPetSchema, petParamsSchema } from "../schemas";
+import { rateLimit } from "../rate-limit";
+import { createPetHeadersSchema, listPetsQuerySchema, type NewPet, newPetSchema, petParamsSchema } from "../schemas";
 import { validate } from "../validate";
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -25,6 +26,12 @@ const deprecated = createMiddleware<AppEnv>(async (c, next) => {
   c.res.headers.set("Deprecation", `@${GET_PET_DEPRECATED_AT}`);
   c.res.headers.set("Sunset", GET_PET_SUNSET.toUTCString());
   c.res.headers.set("Link", '</v1/pets>; rel="successor-version"');
+});
+
+// Answers about pets are for the caller only: no shared or browser cache may keep them.
+const noStore = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  c.res.headers.set("Cache-Control", "no-store");
 });
 
 const withDatabase = createMiddleware<AppEnv>(async (c, next) => {
@@ -48,9 +55,19 @@ const limitBody = bodyLimit({
   },
 });
 
+/** Two bodies are the same request when they validate to the same pet. */
+const requestHash = async ({ name, categoryId, status }: NewPet) => {
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(JSON.stringify([name, categoryId, status])),
+  );
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+};
+
 export const petRoutes = new Hono<AppEnv>()
+  .use(noStore)
   .use("/:petId", deprecated)
-  .use(requireApiKey, withDatabase)
+  .use(requireApiKey, rateLimit, withDatabase)
   .get("/", validate("query", listPetsQuerySchema), async (c) => {
     const { limit, status, cursor } = c.req.valid("query");
     const afterId = cursor !== undefined ? await readCursor(c.env.CURSOR_SECRET, cursor, status) : 0;
@@ -69,10 +86,37 @@ export const petRoutes = new Hono<AppEnv>()
     }
     return c.json(page, 200);
   })
-  .post("/", requireJsonBody, limitBody, validate("json", newPetSchema), async (c) => {
-    const pet = await insertPet(c.var.db, c.req.valid("json"));
-    return c.json(pet, 201, { Location: `/v1/pets/${pet.id}` });
-  })
+  .post(
+    "/",
+    requireJsonBody,
+    limitBody,
+    validate("header", createPetHeadersSchema),
+    validate("json", newPetSchema),
+    async (c) => {
+      const newPet = c.req.valid("json");
+      const idempotencyKey = c.req.valid("header")["idempotency-key"];
+      if (idempotencyKey === undefined) {
+        const pet = await insertPet(c.var.db, newPet);
+        return c.json(pet, 201, { Location: `/v1/pets/${pet.id}` });
+      }
+      const { pet, replayed, sameRequest } = await insertPetOnce(c.var.db, newPet, {
+        apiKeyHash: c.var.apiKey.hash,
+        idempotencyKey,
+        requestHash: await requestHash(newPet),
+        now: Date.now(),
+      });
+      if (!sameRequest) {
+        throw new ApiError(
+          "idempotency_key_reused",
+          "This Idempotency-Key was already used with a different request body; use a new key for a new pet.",
+        );
+      }
+      return c.json(pet, 201, {
+        Location: `/v1/pets/${pet.id}`,
+        ...(replayed && { "Idempotent-Replayed": "true" }),
+      });
+    },
+  )
   .get("/:petId", validate("param", petParamsSchema), async (c) => {
     const { petId } = c.req.valid("param");
     const pet = await findPet(c.var.db, petId);

@@ -1,0 +1,33 @@
+import { createMiddleware } from "hono/factory";
+import { routePath } from "hono/route";
+import type { AppEnv } from "./env";
+
+// A client's own request id is kept when it is a plain token, so that its logs and
+// ours can be joined; anything else is replaced rather than echoed into our logs.
+const SANE_REQUEST_ID = /^[\w.:=+-]{1,128}$/;
+
+/**
+ * Outermost middleware: gives every request an id, returns it in X-Request-Id and
+ * writes one JSON log line per request (never the key, only its label).
+ */
+export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
+  const incoming = c.req.header("X-Request-Id");
+  const requestId = incoming && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+  c.set("requestId", requestId);
+  const started = Date.now();
+  await next();
+  c.res.headers.set("X-Request-Id", requestId);
+  c.res.headers.set("X-Content-Type-Options", "nosniff");
+  console.log(
+    JSON.stringify({
+      level: "info",
+      requestId,
+      method: c.req.method,
+      route: routePath(c, -1),
+      path: c.req.path,
+      status: c.res.status,
+      durationMs: Date.now() - started,
+      key: c.var.apiKey?.label,
+    }),
+  );
+});

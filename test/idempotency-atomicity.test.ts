@@ -1,0 +1,24 @@
+import { env } from "cloudflare:workers";
+import { expect, it } from "vitest";
+import { call, countPets, createApiKey, expectError } from "./helpers";
+
+// Storage is isolated per test file, so the trigger below affects no other test.
+it("stores no pet when its idempotency record cannot be written after the insert", async () => {
+  const key = await createApiKey();
+  // Fails the batch's last statement, after the pet row was inserted: a crash
+  // between the two writes.
+  await env.DB.exec(
+    "CREATE TRIGGER fail_record BEFORE INSERT ON idempotency_keys BEGIN SELECT RAISE(ABORT, 'simulated crash'); END",
+  );
+  const before = await countPets();
+  const response = await call("/v1/pets", {
+    method: "POST",
+    key,
+    json: { name: "Rex", categoryId: 1 },
+    headers: { "Idempotency-Key": "atomic" },
+  });
+  await expectError(response, 500, "internal_error");
+  expect(await countPets()).toBe(before);
+  const next = await call("/v1/pets", { method: "POST", key, json: { name: "Tom", categoryId: 1 } });
+  expect(next.status).toBe(201);
+});

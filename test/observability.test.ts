@@ -1,0 +1,81 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { call, createApiKey } from "./helpers";
+
+let key: string;
+beforeAll(async () => {
+  key = await createApiKey("observed team");
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+const requests = [
+  ["a list (200)", "/v1/pets", {}],
+  ["a create (201)", "/v1/pets", { method: "POST", json: { name: "Rex", categoryId: 1 } }],
+  ["an invalid query (400)", "/v1/pets?limit=0", {}],
+  ["a missing key (401)", "/v1/pets", { key: null }],
+  ["a missing pet (404)", "/v1/pets/999999", {}],
+  ["an unknown path (404)", "/v1/nothing", {}],
+  ["a wrong method (405)", "/v1/pets", { method: "DELETE" }],
+] as const;
+
+describe("every response", () => {
+  it.each(requests)("carries a generated X-Request-Id and nosniff for %s", async (_, path, init) => {
+    const response = await call(path, { key, ...init });
+    expect(response.headers.get("X-Request-Id")).toMatch(UUID);
+    expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
+  });
+
+  it("keeps a sane X-Request-Id from the client and replaces any other", async () => {
+    const kept = await call("/v1/pets", { key, headers: { "X-Request-Id": "client-42.retry:1" } });
+    expect(kept.headers.get("X-Request-Id")).toBe("client-42.retry:1");
+    for (const insane of ["with space", "x".repeat(129), "semi;colon", "<script>"]) {
+      const replaced = await call("/v1/pets", { key, headers: { "X-Request-Id": insane } });
+      expect(replaced.headers.get("X-Request-Id")).toMatch(UUID);
+    }
+  });
+});
+
+describe("authenticated routes", () => {
+  it.each(requests.slice(0, 5))("answer %s with Cache-Control: no-store", async (_, path, init) => {
+    const response = await call(path, { key, ...init });
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+  });
+});
+
+describe("the access log", () => {
+  it("writes one JSON line per request with its id, route, status and key label, never the key", async () => {
+    const log = vi.spyOn(console, "log");
+    const response = await call("/v1/pets/999999", { key, headers: { "X-Request-Id": "trace-me" } });
+    const lines = log.mock.calls.map(([line]) => String(line));
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? "")).toEqual({
+      level: "info",
+      requestId: "trace-me",
+      method: "GET",
+      route: "/v1/pets/:petId",
+      path: "/v1/pets/999999",
+      status: response.status,
+      durationMs: expect.any(Number),
+      key: "observed team",
+    });
+    expect(lines[0]).not.toContain(key);
+  });
+
+  it("puts the request id on the error line of a 500", async () => {
+    const error = vi.spyOn(console, "error");
+    const { env } = await import("cloudflare:workers");
+    await env.DB.exec("ALTER TABLE pets RENAME TO pets_gone");
+    try {
+      const response = await call("/v1/pets", { key, headers: { "X-Request-Id": "broken-1" } });
+      expect(response.status).toBe(500);
+      const line = JSON.parse(String(error.mock.calls.at(-1)?.[0]));
+      expect(line).toMatchObject({ level: "error", requestId: "broken-1" });
+      expect(line.cause).toContain("no such table");
+    } finally {
+      await env.DB.exec("ALTER TABLE pets_gone RENAME TO pets");
+    }
+  });
+});

@@ -1,0 +1,26 @@
+import { env } from "cloudflare:workers";
+import { expect, it } from "vitest";
+import { RATE_LIMIT_PERIOD_S } from "../src/rate-limit";
+import { call, createApiKey, expectError } from "./helpers";
+
+const { TEST_RATE_LIMIT } = env as Cloudflare.Env & { TEST_RATE_LIMIT: number };
+
+it("answers 429 with Retry-After once a key passes its limit, without starving other keys", {
+  timeout: 30_000,
+}, async () => {
+  const noisy = await createApiKey("noisy");
+  const quiet = await createApiKey("quiet");
+  // The limiter counts in fixed windows: within two limits' worth of requests, one
+  // window must overflow even if a window boundary falls in the middle.
+  let limited: Response | undefined;
+  for (let sent = 0; sent <= 2 * TEST_RATE_LIMIT && !limited; sent += 50) {
+    const responses = await Promise.all(Array.from({ length: 50 }, () => call("/v1/pets?limit=1", { key: noisy })));
+    for (const response of responses) expect([200, 429]).toContain(response.status);
+    limited = responses.find((response) => response.status === 429);
+  }
+  expect(limited).toBeDefined();
+  if (!limited) return;
+  await expectError(limited, 429, "rate_limited");
+  expect(limited.headers.get("Retry-After")).toBe(String(RATE_LIMIT_PERIOD_S));
+  expect((await call("/v1/pets?limit=1", { key: quiet })).status).toBe(200);
+});
