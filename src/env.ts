@@ -6,7 +6,8 @@ export type AppEnv = {
   Variables: {
     /** The caller's key record, and the key's hash: the caller's identity for rate limits and idempotency. */
     apiKey: ApiKeyRecord & { hash: string };
-    db: Database;
+    /** The request's D1 session, opened on first call (cache hits never open one). */
+    db: () => Database;
     requestId: string;
   };
 };

@@ -7,7 +7,7 @@ import { handleError, handleMethodNotAllowed, handleNotFound } from "./errors";
 import { requestLog } from "./request-log";
 import { petRoutes } from "./routes/pets";
 
-const app = new Hono<AppEnv>();
+export const app = new Hono<AppEnv>();
 
 app.use(requestLog);
 app.use(methodNotAllowed({ app, onMethodNotAllowed: handleMethodNotAllowed }));

@@ -67,7 +67,16 @@ const unquote = (value: string) => {
   return quoted ? (quoted[1] ?? "").replace(/\\(.)/g, "$1") : BARE_KEY.test(value) ? value : "";
 };
 
-export const createPetHeadersSchema = z.object({
+// A D1 bookmark as D1 issues them; anything else would fail inside D1 as a 5xx.
+const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
+const BOOKMARK_RULE = "the x-d1-bookmark of a previous response";
+
+/** Headers every pets operation reads. */
+export const sessionHeadersSchema = z.object({
+  "x-d1-bookmark": z.optional(z.string().check(z.regex(BOOKMARK, expected(BOOKMARK_RULE)))),
+});
+
+export const createPetHeadersSchema = z.extend(sessionHeadersSchema, {
   "idempotency-key": z.optional(
     z.pipe(
       z.pipe(z.string(), z.transform(unquote)),

@@ -9,7 +9,7 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const listPets = (
   db: Database,
   { afterId, limit, status }: { afterId: number; limit: number; status: PetStatus | undefined },
-): Promise<Pet[]> =>
+) =>
   db
     .select()
     .from(pets)

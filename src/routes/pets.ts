@@ -3,12 +3,21 @@ import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { requireApiKey } from "../auth";
 import { readCursor, writeCursor } from "../cursor";
-import { createDatabase } from "../db/client";
+import { createSessionDatabase } from "../db/client";
 import { findPet, insertPet, insertPetOnce, listPets } from "../db/pets";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
+import { cachedPage, cachedPets, cachePage, type FullPage } from "../pet-cache";
 import { rateLimit } from "../rate-limit";
-import { createPetHeadersSchema, listPetsQuerySchema, type NewPet, newPetSchema, petParamsSchema } from "../schemas";
+import {
+  createPetHeadersSchema,
+  listPetsQuerySchema,
+  type NewPet,
+  newPetSchema,
+  type Pet,
+  petParamsSchema,
+  sessionHeadersSchema,
+} from "../schemas";
 import { validate } from "../validate";
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -34,9 +43,23 @@ const noStore = createMiddleware<AppEnv>(async (c, next) => {
   c.res.headers.set("Cache-Control", "no-store");
 });
 
-const withDatabase = createMiddleware<AppEnv>(async (c, next) => {
-  c.set("db", createDatabase(c.env.DB));
+export const BOOKMARK_HEADER = "x-d1-bookmark";
+
+/**
+ * Opens the request's D1 session on first use only: an answer from the pet cache
+ * needs no database. Every response carries the session's bookmark (or, when no
+ * query ran, the one the client sent).
+ */
+const withSession = createMiddleware<AppEnv>(async (c, next) => {
+  const bookmark = c.req.header(BOOKMARK_HEADER);
+  let opened: ReturnType<typeof createSessionDatabase> | undefined;
+  c.set("db", () => {
+    opened ??= createSessionDatabase(c.env.DB, bookmark);
+    return opened.db;
+  });
   await next();
+  const latest = opened ? opened.session.getBookmark() : bookmark;
+  if (latest) c.res.headers.set(BOOKMARK_HEADER, latest);
 });
 
 // Without this, Hono's JSON validator would read a body sent as text/plain as {}.
@@ -67,20 +90,31 @@ const requestHash = async ({ name, categoryId, status }: NewPet) => {
 export const petRoutes = new Hono<AppEnv>()
   .use(noStore)
   .use("/:petId", deprecated)
-  .use(requireApiKey, rateLimit, withDatabase)
+  .use(requireApiKey, rateLimit, validate("header", sessionHeadersSchema), withSession)
   .get("/", validate("query", listPetsQuerySchema), async (c) => {
     const { limit, status, cursor } = c.req.valid("query");
     const afterId = cursor !== undefined ? await readCursor(c.env.CURSOR_SECRET, cursor, status) : 0;
-    // One row more than the page tells whether a next page exists, in the same query.
-    const rows = await listPets(c.var.db, { afterId, limit: limit + 1, status });
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    if (rows.length > limit && last) {
+    let page: readonly Pet[];
+    let nextCursor: string | undefined;
+    const cached = cachedPage(afterId, limit, status);
+    if (cached) {
+      ({ pets: page, nextCursor } = cached);
+    } else {
+      // One row more than the page tells whether a next page exists, in the same query.
+      const rows = await listPets(c.var.db(), { afterId, limit: limit + 1, status });
+      page = rows.slice(0, limit);
+      const last = page.at(-1);
+      if (rows.length > limit && last) {
+        nextCursor = await writeCursor(c.env.CURSOR_SECRET, { afterId: last.id, status });
+        cachePage(afterId, limit, status, { pets: page, nextCursor } satisfies FullPage);
+      }
+    }
+    if (nextCursor) {
       const next = new URL(c.req.url);
       next.search = new URLSearchParams({
         limit: String(limit),
         ...(status && { status }),
-        cursor: await writeCursor(c.env.CURSOR_SECRET, { afterId: last.id, status }),
+        cursor: nextCursor,
       }).toString();
       c.header("Link", `<${next}>; rel="next"`);
     }
@@ -96,10 +130,11 @@ export const petRoutes = new Hono<AppEnv>()
       const newPet = c.req.valid("json");
       const idempotencyKey = c.req.valid("header")["idempotency-key"];
       if (idempotencyKey === undefined) {
-        const pet = await insertPet(c.var.db, newPet);
+        const pet = await insertPet(c.var.db(), newPet);
+        cachedPets.set(pet.id, pet);
         return c.json(pet, 201, { Location: `/v1/pets/${pet.id}` });
       }
-      const { pet, replayed, sameRequest } = await insertPetOnce(c.var.db, newPet, {
+      const { pet, replayed, sameRequest } = await insertPetOnce(c.var.db(), newPet, {
         apiKeyHash: c.var.apiKey.hash,
         idempotencyKey,
         requestHash: await requestHash(newPet),
@@ -111,6 +146,7 @@ export const petRoutes = new Hono<AppEnv>()
           "This Idempotency-Key was already used with a different request body; use a new key for a new pet.",
         );
       }
+      cachedPets.set(pet.id, pet);
       return c.json(pet, 201, {
         Location: `/v1/pets/${pet.id}`,
         ...(replayed && { "Idempotent-Replayed": "true" }),
@@ -119,7 +155,9 @@ export const petRoutes = new Hono<AppEnv>()
   )
   .get("/:petId", validate("param", petParamsSchema), async (c) => {
     const { petId } = c.req.valid("param");
-    const pet = await findPet(c.var.db, petId);
+    const pet = cachedPets.get(petId) ?? (await findPet(c.var.db(), petId));
+    // A missing id is not cached: a pet may be created with it later.
     if (!pet) throw new ApiError("not_found", `No pet has the id ${petId}.`);
+    cachedPets.set(petId, pet);
     return c.json(pet, 200);
   });
