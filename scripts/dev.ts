@@ -4,6 +4,7 @@
 // arguments pass through).
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { buildDocsAssets } from "./docs-assets";
 import { createKey, keyExists } from "./keys";
 import { spawnWrangler, wrangler } from "./wrangler";
 
@@ -39,6 +40,7 @@ const { values } = parseArgs({
 });
 const origin = `http://${values.ip && values.ip !== "0.0.0.0" ? values.ip : "localhost"}:${values.port ?? 8787}`;
 
+buildDocsAssets(); // the reference page's static files, which wrangler dev serves
 console.log("Applying migrations to the local D1 database...");
 wrangler(["d1", "migrations", "apply", "DB", "--local"]);
 ensureLocalSecrets();
@@ -48,6 +50,7 @@ Local API key (saved in ${DEV_KEY_FILE}; more with: npm run --silent key:create 
   ${key}
 Try:
   curl -H "Authorization: Bearer ${key}" ${origin}/v1/pets
+API reference: ${origin}/v1/docs (the OpenAPI document: ${origin}/v1/openapi.json)
 `);
 
 const dev = spawnWrangler(["dev", ...passThrough]);

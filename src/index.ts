@@ -2,11 +2,13 @@ import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import type { AppEnv } from "./env";
 import { handleError, handleMethodNotAllowed, handleNotFound } from "./errors";
+import { documentationRoutes } from "./routes/documentation";
 import { petRoutes } from "./routes/pets";
 
-const app = new Hono<AppEnv>();
+export const app = new Hono<AppEnv>();
 
 app.use(methodNotAllowed({ app, onMethodNotAllowed: handleMethodNotAllowed }));
+app.route("/v1", documentationRoutes);
 const routes = app.route("/v1/pets", petRoutes);
 app.notFound(handleNotFound);
 app.onError(handleError);
