@@ -5,6 +5,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { buildDocsAssets } from "./docs-assets";
 import { createKey, keyExists, type Target } from "./keys";
 import { spawnWrangler, wrangler } from "./wrangler";
 
@@ -40,6 +41,7 @@ const developmentKey = async (): Promise<string> => {
   return key;
 };
 
+buildDocsAssets(); // the reference page's static files, which wrangler dev serves
 console.log("Applying migrations to the local D1 database...");
 wrangler(["d1", "migrations", "apply", "DB", "--local", ...(persistTo ? ["--persist-to", persistTo] : [])]);
 ensureLocalSecrets();
@@ -49,6 +51,7 @@ Local API key (saved in ${devKeyFile}; more with: npm run --silent key:create --
   ${key}
 Try:
   curl -H "Authorization: Bearer ${key}" ${origin}/v1/pets
+API reference: ${origin}/v1/docs (the OpenAPI document: ${origin}/v1/openapi.json)
 `);
 
 const dev = spawnWrangler(["dev", ...passThrough]);

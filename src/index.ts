@@ -5,12 +5,17 @@ import { deleteExpiredIdempotencyKeys } from "./db/pets";
 import type { AppEnv } from "./env";
 import { handleError, handleMethodNotAllowed, handleNotFound } from "./errors";
 import { requestLog } from "./request-log";
-import { petRoutes } from "./routes/pets";
+import { documentationRoutes } from "./routes/documentation";
+import { deprecated, noStore, petRoutes } from "./routes/pets";
 
 export const app = new Hono<AppEnv>();
 
 app.use(requestLog);
+// Outside methodNotAllowed, so that its 405s carry these headers too.
+app.use("/v1/pets", noStore);
+app.use("/v1/pets/:petId", noStore, deprecated);
 app.use(methodNotAllowed({ app, onMethodNotAllowed: handleMethodNotAllowed }));
+app.route("/v1", documentationRoutes);
 const routes = app.route("/v1/pets", petRoutes);
 app.notFound(handleNotFound);
 app.onError(handleError);

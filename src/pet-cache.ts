@@ -40,7 +40,7 @@ class BoundedCache<K, V> {
 }
 
 /** A full page: its pets, and the cursor of the page after it (a full page always has one). */
-export type FullPage = { pets: readonly Pet[]; nextCursor: string };
+export type FullPage = { pets: Pet[]; nextCursor: string };
 
 export const cachedPets = new BoundedCache<number, Pet>(MAX_PETS);
 const cachedPages = new BoundedCache<string, FullPage>(MAX_PAGES);

@@ -68,7 +68,7 @@ const unquote = (value: string) => {
 };
 
 // A D1 bookmark as D1 issues them; anything else would fail inside D1 as a 5xx.
-const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
+export const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
 const BOOKMARK_RULE = "the x-d1-bookmark of a previous response";
 
 /** Headers every pets operation reads. */

@@ -1,6 +1,7 @@
 import { zValidator } from "@hono/zod-validator";
-import type { ValidationTargets } from "hono";
-import type { $ZodIssue, $ZodType } from "zod/v4/core";
+import type { MiddlewareHandler, ValidationTargets } from "hono";
+import type { $ZodIssue, $ZodType, input, output } from "zod/v4/core";
+import type { AppEnv } from "./env";
 import { ApiError } from "./errors";
 
 type Target = "json" | "query" | "param" | "header";
@@ -36,3 +37,14 @@ export const validate = <Schema extends $ZodType, T extends Target & keyof Valid
       throw new ApiError("invalid_request", issues.map((issue) => describe(target, issue)).join(" "));
     }
   });
+
+/**
+ * The same, for headers whose every field is optional: typed so that a client
+ * (hc<AppType>) may leave `header` out instead of having to pass `header: {}`.
+ */
+export const validateHeaders = <Schema extends $ZodType<Record<string, unknown>>>(schema: Schema) =>
+  validate("header", schema) as unknown as MiddlewareHandler<
+    AppEnv,
+    string,
+    { in: { header?: input<Schema> }; out: { header: output<Schema> } }
+  >;

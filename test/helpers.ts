@@ -2,6 +2,7 @@ import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { generateApiKey, hashApiKey } from "../src/api-keys";
 import type { ErrorBody, NewPet, Pet } from "../src/schemas";
+import { expectConformance } from "./conformance";
 
 export const BASE_URL = "https://petstore.test";
 
@@ -15,6 +16,17 @@ export const createApiKey = async (label = "test"): Promise<string> => {
 
 type CallOptions = Omit<RequestInit, "body"> & { key?: string | null; json?: unknown; body?: BodyInit };
 
+/**
+ * Every request of the suite reaches the Worker's own fetch handler here, and every
+ * answer is checked against openapi.json before the test sees it.
+ */
+export const send = async (request: Request): Promise<Response> => {
+  const { method, url } = request;
+  const response = await exports.default.fetch(request);
+  await expectConformance(new Request(url, { method }), response);
+  return response;
+};
+
 /** A request through the Worker's own fetch handler, authenticated with `key` unless it is null. */
 export const call = (path: string, { key, json, headers, ...init }: CallOptions = {}) => {
   const allHeaders = new Headers(headers);
@@ -23,7 +35,7 @@ export const call = (path: string, { key, json, headers, ...init }: CallOptions 
     if (!allHeaders.has("Content-Type")) allHeaders.set("Content-Type", "application/json");
     init.body = JSON.stringify(json);
   }
-  return exports.default.fetch(new Request(`${BASE_URL}${path}`, { ...init, headers: allHeaders }));
+  return send(new Request(`${BASE_URL}${path}`, { ...init, headers: allHeaders }));
 };
 
 export const createPet = async (key: string, pet: Partial<NewPet>): Promise<Pet> => {

@@ -18,7 +18,7 @@ import {
   petParamsSchema,
   sessionHeadersSchema,
 } from "../schemas";
-import { validate } from "../validate";
+import { validate, validateHeaders } from "../validate";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -30,7 +30,7 @@ export const GET_PET_SUNSET = new Date(Date.UTC(2030, 11, 5));
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
 /** Added to every answer of the deprecated route, errors included. */
-const deprecated = createMiddleware<AppEnv>(async (c, next) => {
+export const deprecated = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   c.res.headers.set("Deprecation", `@${GET_PET_DEPRECATED_AT}`);
   c.res.headers.set("Sunset", GET_PET_SUNSET.toUTCString());
@@ -38,7 +38,7 @@ const deprecated = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 // Answers about pets are for the caller only: no shared or browser cache may keep them.
-const noStore = createMiddleware<AppEnv>(async (c, next) => {
+export const noStore = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   c.res.headers.set("Cache-Control", "no-store");
 });
@@ -88,13 +88,11 @@ const requestHash = async ({ name, categoryId, status }: NewPet) => {
 };
 
 export const petRoutes = new Hono<AppEnv>()
-  .use(noStore)
-  .use("/:petId", deprecated)
-  .use(requireApiKey, rateLimit, validate("header", sessionHeadersSchema), withSession)
+  .use(requireApiKey, rateLimit, validateHeaders(sessionHeadersSchema), withSession)
   .get("/", validate("query", listPetsQuerySchema), async (c) => {
     const { limit, status, cursor } = c.req.valid("query");
     const afterId = cursor !== undefined ? await readCursor(c.env.CURSOR_SECRET, cursor, status) : 0;
-    let page: readonly Pet[];
+    let page: Pet[];
     let nextCursor: string | undefined;
     const cached = cachedPage(afterId, limit, status);
     if (cached) {
@@ -124,7 +122,7 @@ export const petRoutes = new Hono<AppEnv>()
     "/",
     requireJsonBody,
     limitBody,
-    validate("header", createPetHeadersSchema),
+    validateHeaders(createPetHeadersSchema),
     validate("json", newPetSchema),
     async (c) => {
       const newPet = c.req.valid("json");

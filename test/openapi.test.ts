@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import openapi from "../openapi.json";
+import { app } from "../src/index";
+import { conformanceProblems } from "./conformance";
+import { BASE_URL, call } from "./helpers";
+
+const PREFIX = "/v1";
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+describe("openapi.json and the app", () => {
+  it("describe the same routes, both ways", () => {
+    // Middleware is registered for ALL methods; a route has an entry per handler.
+    const routes = new Set(
+      app.routes
+        .filter(({ method }) => method !== "ALL")
+        .map(({ method, path }) => `${method} ${path.replaceAll(/:(\w+)/g, "{$1}")}`),
+    );
+    const documented = Object.entries(openapi.paths).flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((key) => METHODS.includes(key))
+        .map((method) => `${method.toUpperCase()} ${PREFIX}${path}`),
+    );
+    expect([...routes].sort()).toEqual([...documented].sort());
+  });
+
+  it("name the three operations of the interface, and mark getPet deprecated", () => {
+    expect(openapi.paths["/pets"].get.operationId).toBe("listPets");
+    expect(openapi.paths["/pets"].post.operationId).toBe("createPet");
+    expect(openapi.paths["/pets/{petId}"].get).toMatchObject({ operationId: "getPet", deprecated: true });
+    expect(openapi.info.version).toBe("1.0.0");
+  });
+});
+
+describe("GET /v1/openapi.json", () => {
+  it("answers the document without an API key, with a strong ETag and Cache-Control", async () => {
+    const response = await call("/v1/openapi.json", { key: null });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("application/json");
+    expect(response.headers.get("ETag")).toMatch(/^"[\w-]{43}"$/);
+    expect(response.headers.get("Cache-Control")).toBe("public, max-age=300");
+    expect(await response.json()).toEqual(openapi);
+  });
+
+  it("ignores credentials, even invalid ones", async () => {
+    const response = await call("/v1/openapi.json", { headers: { Authorization: "Bearer nonsense" } });
+    expect(response.status).toBe(200);
+  });
+
+  it("answers 304 without a body when If-None-Match holds the current ETag", async () => {
+    const etag = (await call("/v1/openapi.json")).headers.get("ETag") ?? "";
+    for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, "*"]) {
+      const response = await call("/v1/openapi.json", { headers: { "If-None-Match": ifNoneMatch } });
+      expect(response.status, ifNoneMatch).toBe(304);
+      expect(response.headers.get("ETag")).toBe(etag);
+      expect(await response.text()).toBe("");
+    }
+    const changed = await call("/v1/openapi.json", { headers: { "If-None-Match": '"an-older-version"' } });
+    expect(changed.status).toBe(200);
+  });
+
+  it("answers HEAD like GET, without a body", async () => {
+    const response = await call("/v1/openapi.json", { method: "HEAD" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("ETag")).not.toBeNull();
+    expect(await response.text()).toBe("");
+  });
+});
+
+describe("GET /v1/docs", () => {
+  it("answers an HTML page that loads Swagger UI and the document from this host only", async () => {
+    const response = await call("/v1/docs", { key: null });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toMatch(/^text\/html/);
+    expect(response.headers.get("Content-Security-Policy")).toContain("default-src 'none'");
+    const html = await response.text();
+    expect(html).toContain('<script src="/v1/docs/swagger-ui-bundle.js">');
+    expect(html).toContain('<script src="/v1/docs/init.js">');
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+  });
+});
+
+describe.each(["/v1/openapi.json", "/v1/docs"])("%s", (path) => {
+  it.each(["POST", "PUT", "DELETE"])("answers %s with 405 and Allow", async (method) => {
+    const response = await call(path, { method });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("Allow")).toBe("GET, HEAD");
+  });
+});
+
+describe("the conformance check of test/helpers.ts", () => {
+  const request = (path: string, method = "GET") => new Request(`${BASE_URL}${path}`, { method });
+  const pet = { id: 1, name: "Rex", categoryId: 2, status: "sold" };
+  const json = (body: unknown, status: number, headers: Record<string, string> = {}) =>
+    Response.json(body, {
+      status,
+      headers: { "X-Request-Id": "request-1", "X-Content-Type-Options": "nosniff", ...headers },
+    });
+  const noStore = { "Cache-Control": "no-store" };
+  const deprecation = {
+    Deprecation: openapi.components.headers.Deprecation.schema.const,
+    Sunset: openapi.components.headers.Sunset.schema.const,
+    Link: '</v1/pets>; rel="successor-version"',
+  };
+  const error = (status: number, code: string) => ({ code, message: "m", status });
+
+  it("accepts what the document describes", async () => {
+    expect(await conformanceProblems(request("/v1/pets"), json([pet], 200, noStore))).toEqual([]);
+    expect(await conformanceProblems(request("/v1/pets/1"), json(pet, 200, { ...deprecation, ...noStore }))).toEqual(
+      [],
+    );
+    expect(await conformanceProblems(request("/v1/nowhere"), json(error(404, "not_found"), 404))).toEqual([]);
+    const notAllowed = json(error(405, "method_not_allowed"), 405, { Allow: "GET, HEAD, POST", ...noStore });
+    expect(await conformanceProblems(request("/v1/pets", "PUT"), notAllowed)).toEqual([]);
+  });
+
+  it.each([
+    [
+      "an undeclared status",
+      request("/v1/pets"),
+      json(error(404, "not_found"), 404),
+      "does not declare the status 404",
+    ],
+    ["a body against its schema", request("/v1/pets"), json([{ ...pet, id: 0 }], 200), "body #/0/id"],
+    ["an extra field", request("/v1/pets"), json([{ ...pet, colour: "brown" }], 200), "body #/0"],
+    ["an error code of another status", request("/v1/pets"), json(error(400, "not_found"), 400), "body #/code"],
+    ["a status that the body does not repeat", request("/v1/pets"), json(error(500, "invalid_request"), 400), "body"],
+    ["a missing required header", request("/v1/pets/1"), json(pet, 200), "header Deprecation is missing"],
+    ["an undeclared header", request("/v1/pets"), json([], 200, { "X-Extra": "1" }), "x-extra is not declared"],
+    ["an invalid header value", request("/v1/pets"), json([], 200, { Link: "next" }), 'header Link "next"'],
+    ["an undeclared media type", request("/v1/pets"), new Response("[]", { status: 200 }), "media type"],
+    ["another status on an unknown path", request("/v1/nowhere"), json(error(400, "invalid_request"), 400), "404"],
+  ])("refuses %s", async (_, sent, response, mentions) => {
+    const problems = await conformanceProblems(sent, response);
+    expect(problems.join("\n")).toContain(mentions);
+  });
+});
