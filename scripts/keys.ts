@@ -9,12 +9,17 @@ import { parseArgs } from "node:util";
 import { API_KEY_PATTERN, type ApiKeyRecord, generateApiKey, hashApiKey } from "../src/api-keys";
 import { wrangler } from "./wrangler";
 
-export type Target = { env?: string; remote: boolean };
+/** persistTo: a local KV kept elsewhere than .wrangler/state (the bench's scratch copy). */
+export type Target = { env?: string; remote: boolean; persistTo?: string };
 
 const BINDING = ["--binding", "API_KEYS"];
 const HASH_PATTERN = /^[0-9a-f]{64}$/;
 
-const targetArgs = ({ env, remote }: Target) => [...(env ? ["--env", env] : []), remote ? "--remote" : "--local"];
+const targetArgs = ({ env, remote, persistTo }: Target) => [
+  ...(env ? ["--env", env] : []),
+  remote ? "--remote" : "--local",
+  ...(persistTo ? ["--persist-to", persistTo] : []),
+];
 const describeTarget = ({ env, remote }: Target) => `${env ?? "development"} (${remote ? "remote" : "local"} KV)`;
 
 export const createKey = async (label: string, target: Target): Promise<string> => {
