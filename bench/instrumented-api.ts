@@ -4,7 +4,7 @@
 // round trip, so the timings stand for the production entry too.
 import app from "../src/index";
 import { countRoundTrips } from "./count-bindings";
-import { formatRoundTrips, ROUND_TRIPS_HEADER } from "./round-trips-header";
+import { formatRoundTrips, ROUND_TRIPS_HEADER, WORKER_HEADER } from "./headers";
 
 // The default export may be a Hono app or a `{ fetch, scheduled }` handler; both
 // answer through fetch(request, env, ctx).
@@ -20,6 +20,7 @@ export default {
     // Copied, because a response's headers may be immutable (one from fetch or the cache, say).
     const counted = new Response(response.body, response);
     counted.headers.set(ROUND_TRIPS_HEADER, formatRoundTrips(counter.counts));
+    counted.headers.set(WORKER_HEADER, "api");
     return counted;
   },
 } satisfies ExportedHandler<Cloudflare.Env>;

@@ -4,6 +4,7 @@
 // together, and all of them stopped when this process exits, fails or is interrupted.
 import type { ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
+import { WORKER_HEADER } from "../bench/headers";
 import { spawnWrangler, wranglerEnv } from "./wrangler";
 
 export type DevWorker = { name: string; origin: string; stop: () => Promise<void> };
@@ -30,28 +31,60 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   });
 }
 
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
+// Ports handed out by this process, so that two Workers started at once never get the same one.
+const handedOut = new Set<number>();
+
+const freePort = async (): Promise<number> => {
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const server = createServer();
+      server.on("error", reject);
+      server.listen(0, "127.0.0.1", () => {
+        const address = server.address();
+        server.close(() =>
+          typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+        );
+      });
     });
-  });
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+};
+
+/** Another process took a port between freePort() and wrangler's bind. */
+class PortTaken extends Error {}
 
 const READY_TIMEOUT_MS = 90_000;
+const ATTEMPTS = 3;
 
 /**
- * Starts `wrangler dev <args>` on 127.0.0.1 and resolves once it answers HTTP.
- * `secrets` reach the Worker through a process environment of its own.
+ * Starts `wrangler dev <args>` on 127.0.0.1 and resolves once the Worker answers
+ * with `X-Bench-Worker: <name>` (bench/headers.ts), so that another server on the
+ * port is not taken for it; on such a clash it tries other ports. `secrets` reach
+ * the Worker through a process environment of its own; `logLevel` is wrangler's
+ * (its default, "log", prints a line per request).
  */
 export const startDevWorker = async (
   name: string,
   args: string[],
-  secrets: Record<string, string> = {},
+  options: { secrets?: Record<string, string>; logLevel?: string } = {},
+): Promise<DevWorker> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(name, args, options);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === ATTEMPTS) throw error;
+      console.error(`[bench] ${error.message}; trying other ports.`);
+    }
+  }
+};
+
+const startOnce = async (
+  name: string,
+  args: string[],
+  { secrets = {}, logLevel = "log" }: { secrets?: Record<string, string>; logLevel?: string },
 ): Promise<DevWorker> => {
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const child = spawnWrangler(
@@ -65,9 +98,8 @@ export const startDevWorker = async (
       "--inspector-port",
       String(inspectorPort),
       "--show-interactive-dev-session=false",
-      // Per-request log lines would cost CPU in every target alike and drown the output.
       "--log-level",
-      "warn",
+      logLevel,
     ],
     { env: { ...wranglerEnv, ...secrets }, detached: true, stdio: ["ignore", "pipe", "pipe"] },
   );
@@ -81,27 +113,33 @@ export const startDevWorker = async (
   child.stderr?.on("data", keep);
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   exited.then(() => running.delete(child));
+  const stop = async () => {
+    killGroup(child);
+    await exited;
+  };
 
   const origin = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
+      if (output.includes("Address already in use")) throw new PortTaken(`A port of ${name} was taken`);
       throw new Error(`wrangler dev for ${name} exited early:\n${output}`);
     }
-    if (Date.now() > deadline) throw new Error(`wrangler dev for ${name} did not answer on ${origin}:\n${output}`);
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`wrangler dev for ${name} did not answer on ${origin}:\n${output}`);
+    }
+    let answeredBy: string | null | undefined;
     try {
-      await (await fetch(origin, { signal: AbortSignal.timeout(5000) })).arrayBuffer();
-      break;
+      const response = await fetch(origin, { signal: AbortSignal.timeout(5000) });
+      await response.arrayBuffer();
+      answeredBy = response.headers.get(WORKER_HEADER);
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 250));
+      continue;
     }
+    if (answeredBy === name) return { name, origin, stop };
+    await stop();
+    throw new PortTaken(`Another server answers on ${origin}, meant for ${name}`);
   }
-  return {
-    name,
-    origin,
-    stop: async () => {
-      killGroup(child);
-      await exited;
-    },
-  };
 };

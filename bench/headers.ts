@@ -1,6 +1,10 @@
-// Shared by the instrumented Worker (which writes the header) and scripts/bench.ts
-// (which reads it); free of runtime-specific types so that both can import it.
+// Response headers of the bench Workers, shared by them and by scripts/bench.ts (so
+// free of runtime-specific types, for both tsconfigs).
 
+/** Which bench Worker answered: scripts/bench.ts checks it, so that a port taken by another server is noticed. */
+export const WORKER_HEADER = "X-Bench-Worker";
+
+/** The storage round trips of the request, written by bench/instrumented-api.ts. */
 export const ROUND_TRIPS_HEADER = "X-Bench-Round-Trips";
 
 export type RoundTrips = { d1: number; kv: number };
