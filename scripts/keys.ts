@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { API_KEY_PATTERN, type ApiKeyRecord, generateApiKey, hashApiKey } from "../src/api-keys";
 import { wrangler } from "./wrangler";
 
+/** persistTo: a local KV kept elsewhere than .wrangler/state (the bench's scratch copy). */
 export type Target = { env?: string; remote: boolean; persistTo?: string };
 
 const BINDING = ["--binding", "API_KEYS"];

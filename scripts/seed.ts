@@ -1,0 +1,85 @@
+// `npm run seed -- --count N [--persist-to DIR]`: adds N pets to the local D1
+// database (by default the one `npm run dev` uses, in .wrangler/state) with bulk
+// multi-row INSERTs run by `wrangler d1 execute --file`: one wrangler call, not N
+// HTTP calls, so 100,000 pets take seconds. scripts/bench.ts seeds its own scratch
+// database with the same code.
+//
+// Which pets get which status is fixed, so that the bench knows its pages:
+// - at most 10 pets are 'pending', spread evenly over the whole run (every
+//   ceil(N/10)th), so `?status=pending` is always a partial page (fewer than the
+//   default limit of 20), also after a cursor halfway through;
+// - the others alternate: every third one 'sold', the rest 'available'.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import type { PetStatus } from "../src/schemas";
+import { wrangler } from "./wrangler";
+
+export const PENDING_PETS = 10;
+// Rows per INSERT: each statement stays around 15 KB, well below SQLite's and D1's
+// statement size limits (D1 allows 100 KB).
+const ROWS_PER_STATEMENT = 500;
+
+/** The status of the index-th pet (1-based) of a seeding run of `count` pets. */
+export const seedStatus = (index: number, count: number): PetStatus => {
+  if (index % Math.ceil(count / PENDING_PETS) === 0) return "pending";
+  return index % 3 === 0 ? "sold" : "available";
+};
+
+const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/** The SQL that inserts `count` valid pets (name 1..255 characters, positive categoryId, known status). */
+export const seedSql = (count: number): string => {
+  const statements: string[] = [];
+  for (let first = 1; first <= count; first += ROWS_PER_STATEMENT) {
+    const rows: string[] = [];
+    for (let index = first; index < first + ROWS_PER_STATEMENT && index <= count; index++) {
+      rows.push(`(${sqlString(`Seed pet ${index}`)}, ${1 + (index % 12)}, ${sqlString(seedStatus(index, count))})`);
+    }
+    statements.push(`INSERT INTO pets (name, category_id, status) VALUES\n${rows.join(",\n")};`);
+  }
+  return `${statements.join("\n")}\n`;
+};
+
+/** `--local`, and `--persist-to DIR` when the database is not the default local one. */
+export const localArgs = (persistTo?: string) => ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])];
+
+/** Applies the migrations, then inserts `count` pets; returns the seconds it took. */
+export const seedPets = ({ count, persistTo }: { count: number; persistTo?: string }): number => {
+  const started = performance.now();
+  wrangler(["d1", "migrations", "apply", "DB", ...localArgs(persistTo)]);
+  if (count > 0) {
+    const scratch = mkdtempSync(path.join(tmpdir(), "petstore-seed-"));
+    try {
+      const file = path.join(scratch, "seed.sql");
+      writeFileSync(file, seedSql(count));
+      wrangler(["d1", "execute", "DB", ...localArgs(persistTo), "--file", file]);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }
+  return (performance.now() - started) / 1000;
+};
+
+const main = () => {
+  const { values } = parseArgs({ options: { count: { type: "string" }, "persist-to": { type: "string" } } });
+  const count = Number(values.count);
+  if (!values.count || !Number.isSafeInteger(count) || count < 0) {
+    throw new Error("Usage: npm run seed -- --count N [--persist-to DIR]   (N >= 0)");
+  }
+  const persistTo = values["persist-to"];
+  const seconds = seedPets({ count, persistTo });
+  const where = persistTo ?? ".wrangler/state";
+  console.log(`Seeded ${count} pets into the local D1 database (${where}) in ${seconds.toFixed(1)} s.`);
+};
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  try {
+    main();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+}

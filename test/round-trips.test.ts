@@ -1,0 +1,104 @@
+import { createExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { countRoundTrips } from "../bench/count-bindings";
+import worker from "../src/index";
+import type { Pet } from "../src/schemas";
+import { BASE_URL, createApiKey, createPet } from "./helpers";
+
+// Storage round trips per request on a warm isolate (the key already looked up),
+// counted on the real bindings: deterministic, unlike timings.
+
+let key: string;
+let pets: Pet[];
+beforeAll(async () => {
+  key = await createApiKey("round trips");
+  pets = [];
+  for (let index = 0; index < 25; index++) {
+    pets.push(await createPet(key, { name: `Pet ${index}`, categoryId: 1, status: index < 3 ? "pending" : "sold" }));
+  }
+});
+
+/** One request through the Worker's fetch handler, with its D1 and KV round trips. */
+const roundTrips = async (path: string, init: RequestInit = {}) => {
+  const counter = countRoundTrips(env);
+  const headers = new Headers(init.headers);
+  headers.set("Authorization", `Bearer ${key}`);
+  const response = await worker.fetch(
+    new Request(`${BASE_URL}${path}`, { ...init, headers }),
+    counter.env,
+    createExecutionContext(),
+  );
+  await response.arrayBuffer();
+  return { status: response.status, ...counter.counts };
+};
+
+const post = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+  method: "POST",
+  body: JSON.stringify(body),
+  headers: { "Content-Type": "application/json", ...headers },
+});
+
+describe("storage round trips on a warm isolate", () => {
+  it("reads KV once for a key, then never again while it is cached", async () => {
+    const fresh = await createApiKey("fresh");
+    const counter = countRoundTrips(env);
+    const request = () =>
+      worker.fetch(
+        new Request(`${BASE_URL}/v1/pets?status=pending`, { headers: { Authorization: `Bearer ${fresh}` } }),
+        counter.env,
+        createExecutionContext(),
+      );
+    await request();
+    expect(counter.counts.kv).toBe(1);
+    await request();
+    expect(counter.counts.kv).toBe(1);
+  });
+
+  it("serves a full page with no D1 query once it has been read", async () => {
+    expect(await roundTrips("/v1/pets?limit=10")).toEqual({ status: 200, d1: 1, kv: 0 });
+    expect(await roundTrips("/v1/pets?limit=10")).toEqual({ status: 200, d1: 0, kv: 0 });
+  });
+
+  it("serves a full page reached through a cursor with no D1 query once it has been read", async () => {
+    const first = await worker.fetch(
+      new Request(`${BASE_URL}/v1/pets?limit=5`, { headers: { Authorization: `Bearer ${key}` } }),
+      env,
+      createExecutionContext(),
+    );
+    const next = new URL(/<([^>]+)>/.exec(first.headers.get("Link") ?? "")?.[1] ?? "");
+    expect(await roundTrips(next.pathname + next.search)).toEqual({ status: 200, d1: 1, kv: 0 });
+    expect(await roundTrips(next.pathname + next.search)).toEqual({ status: 200, d1: 0, kv: 0 });
+  });
+
+  it("always queries D1, once, for a partial page", async () => {
+    for (let repeat = 0; repeat < 3; repeat++) {
+      expect(await roundTrips("/v1/pets?status=pending")).toEqual({ status: 200, d1: 1, kv: 0 });
+    }
+  });
+
+  it("serves a pet with no D1 query once it is known, and reads an unknown one once", async () => {
+    const created = pets[0] as Pet;
+    expect(await roundTrips(`/v1/pets/${created.id}`)).toEqual({ status: 200, d1: 0, kv: 0 });
+    const { meta } = await env.DB.prepare(
+      "insert into pets (name, category_id, status) values ('Direct', 1, 'sold')",
+    ).run();
+    const direct = meta.last_row_id;
+    expect(await roundTrips(`/v1/pets/${direct}`)).toEqual({ status: 200, d1: 1, kv: 0 });
+    expect(await roundTrips(`/v1/pets/${direct}`)).toEqual({ status: 200, d1: 0, kv: 0 });
+    expect(await roundTrips("/v1/pets/999999")).toEqual({ status: 404, d1: 1, kv: 0 });
+  });
+
+  it("creates a pet in one D1 round trip, with or without an Idempotency-Key", async () => {
+    expect(await roundTrips("/v1/pets", post({ name: "One", categoryId: 1 }))).toEqual({ status: 201, d1: 1, kv: 0 });
+    const keyed = post({ name: "Two", categoryId: 1 }, { "Idempotency-Key": "one-trip" });
+    expect(await roundTrips("/v1/pets", keyed)).toEqual({ status: 201, d1: 1, kv: 0 });
+    // A replay: the failed batch, then the read of the recorded pet.
+    expect(await roundTrips("/v1/pets", keyed)).toEqual({ status: 201, d1: 2, kv: 0 });
+  });
+
+  it("refuses invalid requests with no storage round trip at all", async () => {
+    expect(await roundTrips("/v1/pets?limit=0")).toEqual({ status: 400, d1: 0, kv: 0 });
+    expect(await roundTrips("/v1/pets", post({ name: "" }))).toEqual({ status: 400, d1: 0, kv: 0 });
+  });
+});
