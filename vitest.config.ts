@@ -24,6 +24,7 @@ export default defineConfig(async () => {
                   TEST_MIGRATIONS: migrations,
                   TEST_RATE_LIMIT: RATE_LIMIT_IN_TESTS,
                   CURSOR_SECRET: "test-cursor-secret",
+                  ACCESS_LOG: "json",
                 },
                 // Low enough for test/rate-limit.test.ts to reach; tests that send many
                 // requests use keys of their own.

@@ -4,6 +4,9 @@
 /** Which bench Worker answered: scripts/bench.ts checks it, so that a port taken by another server is noticed. */
 export const WORKER_HEADER = "X-Bench-Worker";
 
+/** Sent by scripts/bench.ts on the requests whose round trips it wants counted (not under load). */
+export const COUNT_REQUEST_HEADER = "X-Bench-Count";
+
 /** The storage round trips of the request, written by bench/instrumented-api.ts. */
 export const ROUND_TRIPS_HEADER = "X-Bench-Round-Trips";
 

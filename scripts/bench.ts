@@ -22,7 +22,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
-import { parseRoundTrips, ROUND_TRIPS_HEADER, type RoundTrips } from "../bench/headers";
+import { COUNT_REQUEST_HEADER, parseRoundTrips, ROUND_TRIPS_HEADER, type RoundTrips } from "../bench/headers";
 import { writeCursor } from "../src/cursor";
 import { LIST_LIMIT } from "../src/schemas";
 import { type DevWorker, startDevWorker } from "./dev-workers";
@@ -173,10 +173,10 @@ const expectPage = (full: boolean) => (response: Response, body: unknown) => {
   return undefined;
 };
 
-const send = async (target: Target) => {
+const send = async (target: Target, extraHeaders: Record<string, string> = {}) => {
   const response = await fetch(new URL(target.path, target.worker.origin), {
     method: target.method ?? "GET",
-    headers: target.headers,
+    headers: { ...target.headers, ...extraHeaders },
     body: target.body,
   });
   const text = await response.text();
@@ -186,7 +186,9 @@ const send = async (target: Target) => {
 /** The header of the last of a few requests, so that the isolate and any cache are warm. */
 const roundTrips = async (target: Target): Promise<RoundTrips | undefined> => {
   let last: Response | undefined;
-  for (let index = 0; index < WARM_UP_REQUESTS; index++) last = (await send(target)).response;
+  for (let index = 0; index < WARM_UP_REQUESTS; index++) {
+    last = (await send(target, { [COUNT_REQUEST_HEADER]: "1" })).response;
+  }
   return parseRoundTrips(last?.headers.get(ROUND_TRIPS_HEADER) ?? null);
 };
 

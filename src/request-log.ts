@@ -7,8 +7,9 @@ import type { AppEnv } from "./env";
 export const SANE_REQUEST_ID = /^[\w.:=+-]{1,128}$/;
 
 /**
- * Outermost middleware: gives every request an id, returns it in X-Request-Id and
- * writes one JSON log line per request (never the key, only its label).
+ * Outermost middleware: gives every request an id, returns it in X-Request-Id and,
+ * where ACCESS_LOG is "json" (staging, production), writes one JSON log line per
+ * request (never the key, only its label).
  */
 export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   const incoming = c.req.header("X-Request-Id");
@@ -18,6 +19,7 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   c.res.headers.set("X-Request-Id", requestId);
   c.res.headers.set("X-Content-Type-Options", "nosniff");
+  if (c.env.ACCESS_LOG !== "json") return;
   console.log(
     JSON.stringify({
       level: "info",
