@@ -7,14 +7,19 @@ import type { AppEnv } from "../env";
 // data, so no schema-conversion code reaches the bundle; the page's scripts are
 // static assets (see scripts/docs-assets.ts), not part of the bundle either.
 
-const BODY = JSON.stringify(document);
+// Serialized on first use, not at startup: global scope stays definitions only.
+let body: string | undefined;
+const documentBody = () => {
+  body ??= JSON.stringify(document);
+  return body;
+};
 // Deploys change the document, so caches keep it briefly and then revalidate with the ETag.
 const CACHE_CONTROL = "public, max-age=300";
 
 let etag: Promise<string> | undefined;
 /** A strong ETag: the SHA-256 of the body, computed once per isolate. */
 const documentEtag = () => {
-  etag ??= crypto.subtle.digest("SHA-256", new TextEncoder().encode(BODY)).then((digest) => {
+  etag ??= crypto.subtle.digest("SHA-256", new TextEncoder().encode(documentBody())).then((digest) => {
     const base64 = btoa(String.fromCharCode(...new Uint8Array(digest)));
     return `"${base64.replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "")}"`;
   });
@@ -53,6 +58,6 @@ export const documentationRoutes = new Hono<AppEnv>()
     const headers = { ETag: current, "Cache-Control": CACHE_CONTROL };
     const ifNoneMatch = c.req.header("If-None-Match");
     if (ifNoneMatch && isUnchanged(ifNoneMatch, current)) return c.body(null, 304, headers);
-    return c.body(BODY, 200, { ...headers, "Content-Type": "application/json" });
+    return c.body(documentBody(), 200, { ...headers, "Content-Type": "application/json" });
   })
   .get("/docs", (c) => c.html(PAGE, 200, { "Content-Security-Policy": CONTENT_SECURITY_POLICY }));
