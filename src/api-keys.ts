@@ -24,7 +24,10 @@ export const generateApiKey = (environment: string): string => {
   return prefix + random;
 };
 
-export const hashApiKey = async (key: string): Promise<string> => {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key));
+/** SHA-256 of a text, in hex: how keys are stored, and how request bodies are compared. */
+export const sha256Hex = async (text: string): Promise<string> => {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
 };
+
+export const hashApiKey = (key: string): Promise<string> => sha256Hex(key);

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
+import { sha256Hex } from "../api-keys";
 import { requireApiKey } from "../auth";
 import { readCursor, writeCursor } from "../cursor";
 import { createSessionDatabase } from "../db/client";
@@ -79,13 +80,7 @@ const limitBody = bodyLimit({
 });
 
 /** Two bodies are the same request when they validate to the same pet. */
-const requestHash = async ({ name, categoryId, status }: NewPet) => {
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(JSON.stringify([name, categoryId, status])),
-  );
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
-};
+const requestHash = ({ name, categoryId, status }: NewPet) => sha256Hex(JSON.stringify([name, categoryId, status]));
 
 export const petRoutes = new Hono<AppEnv>()
   .use(requireApiKey, rateLimit, validateHeaders(sessionHeadersSchema), withSession)
