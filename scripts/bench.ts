@@ -9,7 +9,9 @@
 //      .wrangler/state and .dev.vars are not touched), seeds N pets (scripts/seed.ts)
 //      and issues a key there;
 //   3. starts the API (bench/instrumented-api.ts, which reports each request's
-//      storage round trips) and both references with `wrangler dev`;
+//      storage round trips), both references and, as a third row, the bare Worker
+//      under the API's wrangler.toml (what the configuration alone costs) with
+//      `wrangler dev`;
 //   4. reads the round trips of each endpoint on a warm isolate, then drives every
 //      target with autocannon (C connections, default 8) for S seconds in turn,
 //      R rounds, interleaved, and reports medians and ratios to the references;
@@ -379,9 +381,9 @@ const main = async () => {
   log(`seeded in ${seedSeconds.toFixed(1)} s`);
   const key = await createKey("bench", { remote: false, persistTo });
 
-  log("starting the API and the two references with wrangler dev");
+  log("starting the API and the references with wrangler dev");
   const scratch = ["--persist-to", persistTo, "--env-file", envFile];
-  const [api, bare, floor] = await Promise.all([
+  const [api, bare, floor, bareRouted] = await Promise.all([
     startDevWorker(
       "api",
       ["bench/instrumented-api.ts", "--config", "wrangler.toml", "--name", "petstore-bench-api", ...scratch],
@@ -389,6 +391,14 @@ const main = async () => {
     ),
     startDevWorker("bare", ["--config", "bench/bare/wrangler.toml", ...scratch], { logLevel }),
     startDevWorker("one-query", ["--config", "bench/one-query/wrangler.toml", ...scratch], { logLevel }),
+    // The bare Worker's code under the API's own wrangler.toml: what the API's
+    // configuration (bindings, and [assets], whose router wrangler dev runs in front
+    // of the Worker on every request) costs before any of the API's code runs.
+    startDevWorker(
+      "bare",
+      ["bench/bare/index.ts", "--config", "wrangler.toml", "--name", "petstore-bench-bare-routed", ...scratch],
+      { secrets: { CURSOR_SECRET: secret }, logLevel },
+    ),
   ]);
   try {
     const auth = { Authorization: `Bearer ${key}` };
@@ -431,6 +441,12 @@ const main = async () => {
     const references: Target[] = [
       { name: "reference: bare Worker", worker: bare, path: "/", check: (r) => expectStatus(r, 200) },
       { name: "reference: one-query floor", worker: floor, path: "/", check: (r) => expectStatus(r, 200) },
+      {
+        name: "bare Worker, API's wrangler.toml",
+        worker: bareRouted,
+        path: "/",
+        check: (r) => expectStatus(r, 200),
+      },
     ];
     const targets = [...endpoints, ...references];
 
@@ -496,7 +512,7 @@ const main = async () => {
     report({ results, bundle, startup, scale, seedSeconds });
     log(`took ${((performance.now() - started) / 1000).toFixed(0)} s`);
   } finally {
-    await Promise.all([api, bare, floor].map((worker) => worker.stop()));
+    await Promise.all([api, bare, floor, bareRouted].map((worker) => worker.stop()));
   }
 };
 
