@@ -76,7 +76,8 @@ export const sessionHeadersSchema = z.object({
   "x-d1-bookmark": z.optional(z.string().check(z.regex(BOOKMARK, expected(BOOKMARK_RULE)))),
 });
 
-export const createPetHeadersSchema = z.extend(sessionHeadersSchema, {
+/** Headers createPet reads beyond those of every pets operation (validated once, by the router). */
+export const createPetHeadersSchema = z.object({
   "idempotency-key": z.optional(
     z.pipe(
       z.pipe(z.string(), z.transform(unquote)),
