@@ -148,9 +148,12 @@ export const petRoutes = new Hono<AppEnv>()
   )
   .get("/:petId", validate("param", petParamsSchema), async (c) => {
     const { petId } = c.req.valid("param");
-    const pet = cachedPets.get(petId) ?? (await findPet(c.var.db(), petId));
-    // A missing id is not cached: a pet may be created with it later.
-    if (!pet) throw new ApiError("not_found", `No pet has the id ${petId}.`);
-    cachedPets.set(petId, pet);
+    let pet = cachedPets.get(petId);
+    if (!pet) {
+      pet = await findPet(c.var.db(), petId);
+      // A missing id is not cached: a pet may be created with it later.
+      if (!pet) throw new ApiError("not_found", `No pet has the id ${petId}.`);
+      cachedPets.set(petId, pet);
+    }
     return c.json(pet, 200);
   });
