@@ -1,13 +1,10 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
-import { buildDocsAssets } from "./scripts/docs-assets";
 
 const RATE_LIMIT_IN_TESTS = 150;
 
 export default defineConfig(async () => {
-  // wrangler.toml's [assets] directory must exist before workerd or wrangler dev start.
-  buildDocsAssets();
   // The same SQL that wrangler applies, read from drizzle/ and handed to the tests
   // as a binding, so the test database is built exactly like the real ones.
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "drizzle"));

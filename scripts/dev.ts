@@ -5,7 +5,6 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { buildDocsAssets } from "./docs-assets";
 import { createKey, keyExists, type Target } from "./keys";
 import { spawnWrangler, wrangler } from "./wrangler";
 
@@ -41,7 +40,6 @@ const developmentKey = async (): Promise<string> => {
   return key;
 };
 
-buildDocsAssets(); // the reference page's static files, which wrangler dev serves
 console.log("Applying migrations to the local D1 database...");
 wrangler(["d1", "migrations", "apply", "DB", "--local", ...(persistTo ? ["--persist-to", persistTo] : [])]);
 ensureLocalSecrets();

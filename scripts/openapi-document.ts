@@ -185,7 +185,7 @@ const RESPONSE_HEADERS = {
     { const: "true" },
     false,
   ),
-  ContentSecurityPolicy: header("Content-Security-Policy", "The page loads nothing but this service's own files.", {}),
+  ContentSecurityPolicy: header("Content-Security-Policy", "The page runs no script and loads nothing.", {}),
 };
 type ResponseHeader = keyof typeof RESPONSE_HEADERS;
 
@@ -271,7 +271,9 @@ const errorBody = (status: number) => {
 // ---------------------------------------------------------------------------
 // The operations.
 
-const json = (schema: JsonSchema) => ({ "application/json": { schema } });
+const json = (schema: JsonSchema, example?: Record<string, unknown>) => ({
+  "application/json": { schema, ...(example && { example }) },
+});
 
 type ResponseSpec = {
   description: string;
@@ -326,7 +328,8 @@ const OPERATIONS: Operation[] = [
     description: `The body is sent as \`application/json\`, at most ${MAX_BODY_BYTES} bytes.`,
     tag: "Pets",
     requestHeaders: ["IdempotencyKey", "Bookmark"],
-    requestBody: { required: true, content: json(ref("NewPet")) },
+    // The reference page's curl example; test/openapi.test.ts creates a pet with it.
+    requestBody: { required: true, content: json(ref("NewPet"), { name: "Rex", categoryId: 1, status: "available" }) },
     responses: {
       201: {
         description: "The stored pet, with its `id` (or, for a retried `Idempotency-Key`, the pet it created).",

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import openapi from "../openapi.json";
 import { app } from "../src/index";
 import { conformanceProblems } from "./conformance";
-import { BASE_URL, call } from "./helpers";
+import { BASE_URL, call, createApiKey } from "./helpers";
 
 const PREFIX = "/v1";
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -67,15 +67,55 @@ describe("GET /v1/openapi.json", () => {
 });
 
 describe("GET /v1/docs", () => {
-  it("answers an HTML page that loads Swagger UI and the document from this host only", async () => {
+  const page = async () => {
     const response = await call("/v1/docs", { key: null });
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toMatch(/^text\/html/);
-    expect(response.headers.get("Content-Security-Policy")).toContain("default-src 'none'");
+    return response.text();
+  };
+  const operations = Object.values(openapi.paths).flatMap((item) => Object.values(item));
+  const newPetExample = openapi.paths["/pets"].post.requestBody.content["application/json"].example;
+
+  it("is one page that runs no script and loads nothing from anywhere", async () => {
+    const response = await call("/v1/docs", { key: null });
+    const policy = response.headers.get("Content-Security-Policy");
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).not.toContain("script-src");
     const html = await response.text();
-    expect(html).toContain('<script src="/v1/docs/swagger-ui-bundle.js">');
-    expect(html).toContain('<script src="/v1/docs/init.js">');
-    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+    expect(html).not.toMatch(/<script/i);
+    const references = [...html.matchAll(/(?:src|href)="([^"]*)"/g)].map(([, url]) => url ?? "");
+    expect(references.filter((url) => !/^(#|data:|https:\/\/petstore\.test\/)/.test(url))).toEqual([]);
+  });
+
+  it("renders every operation of the document, with its parameters and responses", async () => {
+    const html = await page();
+    expect(operations).toHaveLength(5);
+    for (const { operationId, summary } of operations) {
+      expect(html).toContain(`id="${operationId}"`);
+      expect(html).toContain(`<span class="summary">${summary}</span>`);
+    }
+    expect(html).toMatch(/<section class="operation deprecated" id="getPet">/);
+    expect(html.match(/class="operation deprecated"/g)).toHaveLength(1);
+    for (const name of ["limit", "status", "cursor", "x-d1-bookmark", "Idempotency-Key", "petId"])
+      expect(html).toContain(`<code>${name}</code>`);
+    for (const schema of Object.keys(openapi.components.schemas)) expect(html).toContain(`id="schema-${schema}"`);
+    expect(html).toContain("<code>idempotency_key_reused</code>");
+  });
+
+  it("escapes the document's text as HTML", async () => {
+    const html = await page();
+    expect(openapi.info.description).toContain("<{absolute url}>");
+    expect(html).toContain("&lt;{absolute url}&gt;");
+    expect(html).not.toContain("<{absolute url}>");
+  });
+
+  it("gives curl examples for the host it is served from; the createPet example creates a pet", async () => {
+    const html = await page();
+    expect(html).toContain(`curl -i &#39;${BASE_URL}/v1/pets&#39;`);
+    expect(html).toContain(`-d &#39;${JSON.stringify(newPetExample).replaceAll('"', "&quot;")}&#39;`);
+    const response = await call("/v1/pets", { method: "POST", key: await createApiKey(), json: newPetExample });
+    expect(response.status).toBe(201);
+    expect(await response.json()).toMatchObject(newPetExample);
   });
 });
 

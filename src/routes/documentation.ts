@@ -1,11 +1,12 @@
 import { Hono } from "hono";
 import document from "../../openapi.json";
 import type { AppEnv } from "../env";
+import { renderReferencePage } from "../reference-page";
 
 // The OpenAPI document and its reference page: public (they describe, they do not
 // operate). The document is generated in Node (`npm run openapi`) and imported as
-// data, so no schema-conversion code reaches the bundle; the page's scripts are
-// static assets (see scripts/docs-assets.ts), not part of the bundle either.
+// data, so no schema-conversion code reaches the bundle; the page is rendered from it
+// (src/reference-page.ts).
 
 // Serialized on first use, not at startup: global scope stays definitions only.
 let body: string | undefined;
@@ -30,27 +31,15 @@ const documentEtag = () => {
 const isUnchanged = (ifNoneMatch: string, current: string) =>
   ifNoneMatch.trim() === "*" || ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === current);
 
-// The page loads Swagger UI from this Worker's static assets, never from a CDN.
-const PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Petstore edge API reference</title>
-<link rel="icon" type="image/png" href="/v1/docs/favicon-32x32.png">
-<link rel="stylesheet" href="/v1/docs/swagger-ui.css">
-</head>
-<body>
-<div id="swagger-ui"><noscript>The API reference needs JavaScript; the document itself is at <a href="/v1/openapi.json">/v1/openapi.json</a>.</noscript></div>
-<script src="/v1/docs/swagger-ui-bundle.js"></script>
-<script src="/v1/docs/init.js"></script>
-</body>
-</html>
-`;
-// Only this origin: a page that cannot load or send anything elsewhere. Swagger UI
-// sets inline styles, hence 'unsafe-inline' for styles (never for scripts).
+let page: { apiBase: string; html: string } | undefined;
+/** Rendered once per isolate (an isolate serves one host), with curl examples for the host it is served from. */
+const referencePage = (apiBase: string) => {
+  if (page?.apiBase !== apiBase) page = { apiBase, html: renderReferencePage(document, apiBase) };
+  return page.html;
+};
+// The page runs no script and loads nothing: only its inline styles are allowed.
 const CONTENT_SECURITY_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 export const documentationRoutes = new Hono<AppEnv>()
   .get("/openapi.json", async (c) => {
@@ -60,4 +49,7 @@ export const documentationRoutes = new Hono<AppEnv>()
     if (ifNoneMatch && isUnchanged(ifNoneMatch, current)) return c.body(null, 304, headers);
     return c.body(documentBody(), 200, { ...headers, "Content-Type": "application/json" });
   })
-  .get("/docs", (c) => c.html(PAGE, 200, { "Content-Security-Policy": CONTENT_SECURITY_POLICY }));
+  .get("/docs", (c) => {
+    const apiBase = new URL(c.req.url).origin + c.req.path.replace(/\/docs$/, "");
+    return c.html(referencePage(apiBase), 200, { "Content-Security-Policy": CONTENT_SECURITY_POLICY });
+  });
