@@ -30,12 +30,16 @@ export const GET_PET_SUNSET = new Date(Date.UTC(2030, 11, 5));
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
+const DEPRECATION_HEADERS = [
+  ["Deprecation", `@${GET_PET_DEPRECATED_AT}`],
+  ["Sunset", GET_PET_SUNSET.toUTCString()],
+  ["Link", '</v1/pets>; rel="successor-version"'],
+] as const;
+
 /** Added to every answer of the deprecated route, errors included. */
 export const deprecated = createMiddleware<AppEnv>(async (c, next) => {
   await next();
-  c.res.headers.set("Deprecation", `@${GET_PET_DEPRECATED_AT}`);
-  c.res.headers.set("Sunset", GET_PET_SUNSET.toUTCString());
-  c.res.headers.set("Link", '</v1/pets>; rel="successor-version"');
+  for (const [name, value] of DEPRECATION_HEADERS) c.res.headers.set(name, value);
 });
 
 // Answers about pets are for the caller only: no shared or browser cache may keep them.
