@@ -24,7 +24,7 @@ export const generateApiKey = (environment: string): string => {
   return prefix + random;
 };
 
-/** SHA-256 of a text, in hex: how keys are stored, and how request bodies are compared. */
+/** SHA-256 of a text, in hex: how keys are stored, how request bodies are compared, the OpenAPI ETag. */
 export const sha256Hex = async (text: string): Promise<string> => {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   // A plain loop: on every authenticated request, and Array.from(...).join cost more than the digest.

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import document from "../../openapi.json";
+import { sha256Hex } from "../api-keys";
 import type { AppEnv } from "../env";
 import { renderReferencePage } from "../reference-page";
 
@@ -20,10 +21,7 @@ const CACHE_CONTROL = "public, max-age=300";
 let etag: Promise<string> | undefined;
 /** A strong ETag: the SHA-256 of the body, computed once per isolate. */
 const documentEtag = () => {
-  etag ??= crypto.subtle.digest("SHA-256", new TextEncoder().encode(documentBody())).then((digest) => {
-    const base64 = btoa(String.fromCharCode(...new Uint8Array(digest)));
-    return `"${base64.replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "")}"`;
-  });
+  etag ??= sha256Hex(documentBody()).then((hex) => `"${hex}"`);
   return etag;
 };
 
