@@ -72,7 +72,9 @@ const shellQuote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
 const isReference = (value: object): value is Reference => "$ref" in value;
 const referenceName = (ref: string) => ref.slice(ref.lastIndexOf("/") + 1);
-const schemaAnchor = (name: string) => `schema-${name}`;
+const schemaAnchor = (name: string) => `schema-${escapeHtml(name)}`;
+const methodBadge = (method: string) =>
+  `<span class="method method-${escapeHtml(method.toLowerCase())}">${escapeHtml(method)}</span>`;
 
 /** One line for a schema: its type (schemas by name link to their section) and its constraints. */
 const schemaSummary = (schema: Schema | undefined): string => {
@@ -162,7 +164,7 @@ export const renderReferencePage = (document: OpenApiDocument, apiBase: string):
       ]);
     const { requestBody } = operation;
     return `<section class="operation${operation.deprecated ? " deprecated" : ""}" id="${escapeHtml(operation.operationId)}">
-<h3><span class="method method-${escapeHtml(method.toLowerCase())}">${escapeHtml(method)}</span> <code class="path">${escapeHtml(path)}</code> <span class="summary">${inline(operation.summary ?? "")}</span></h3>
+<h3>${methodBadge(method)} <code class="path">${escapeHtml(path)}</code> <span class="summary">${inline(operation.summary ?? "")}</span></h3>
 <p class="meta">Operation <code class="operation-id">${escapeHtml(operation.operationId)}</code>${operation.deprecated ? ' · <strong class="badge">deprecated</strong>' : ""} · ${needsKey(operation) ? "needs an API key" : "no API key needed"}</p>
 ${prose(operation.description)}
 ${parameters.length ? `<h4>Parameters</h4>${table(["Name", "In", "Value", "Description"], parameters)}` : ""}
@@ -193,7 +195,7 @@ ${example(path, method, operation)}
         ? "object; no other fields"
         : "object"
       : schemaSummary(schema);
-    return `<section class="schema" id="${schemaAnchor(escapeHtml(name))}"><h3>${escapeHtml(name)}</h3>${prose(schema.description)}<p>${summary}</p>${table(["Field", "Value", "Description"], properties)}</section>`;
+    return `<section class="schema" id="${schemaAnchor(name)}"><h3>${escapeHtml(name)}</h3>${prose(schema.description)}<p>${summary}</p>${table(["Field", "Value", "Description"], properties)}</section>`;
   });
 
   const servers = (document.servers ?? []).map((server) => [
@@ -212,7 +214,7 @@ ${example(path, method, operation)}
   const contents = operations
     .map(
       ({ method, path, operation }) =>
-        `<li><a href="#${escapeHtml(operation.operationId)}"><span class="method method-${escapeHtml(method.toLowerCase())}">${escapeHtml(method)}</span> ${escapeHtml(path)}</a>${operation.deprecated ? " (deprecated)" : ""}</li>`,
+        `<li><a href="#${escapeHtml(operation.operationId)}">${methodBadge(method)} ${escapeHtml(path)}</a>${operation.deprecated ? " (deprecated)" : ""}</li>`,
     )
     .join("");
 
