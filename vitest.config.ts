@@ -1,8 +1,13 @@
 import path from "node:path";
-import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
 const RATE_LIMIT_IN_TESTS = 150;
+const TEST_CURSOR_SECRET = "test-cursor-secret-0123456789abcdef";
+
+// wrangler.toml requires CURSOR_SECRET, and wrangler checks that requirement each time
+// the pool reads the file: without a .dev.vars it looks in the environment.
+process.env.CURSOR_SECRET ??= TEST_CURSOR_SECRET;
 
 export default defineConfig(async () => {
   // The same SQL that wrangler applies, read from drizzle/ and handed to the tests
@@ -10,6 +15,10 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "drizzle"));
   return {
     test: {
+      // One JSON line per request is the Worker's access log (test/observability.test.ts
+      // reads it through a spy); keep everything else. Vitest reads this option from the
+      // root config only.
+      onConsoleLog: (log: string) => !log.startsWith('{"level":"info"'),
       projects: [
         {
           // The API, inside workerd with real D1, KV and rate-limit bindings.
@@ -20,12 +29,15 @@ export default defineConfig(async () => {
                 bindings: {
                   TEST_MIGRATIONS: migrations,
                   TEST_RATE_LIMIT: RATE_LIMIT_IN_TESTS,
-                  CURSOR_SECRET: "test-cursor-secret",
+                  // Wins over a developer's .dev.vars, so that every run signs cursors alike.
+                  CURSOR_SECRET: TEST_CURSOR_SECRET,
                   ACCESS_LOG: "json",
                 },
                 // Low enough for test/rate-limit.test.ts to reach; tests that send many
                 // requests use keys of their own.
-                ratelimits: { RATE_LIMITER: { simple: { limit: RATE_LIMIT_IN_TESTS, period: 60 } } },
+                ratelimits: {
+                  RATE_LIMITER: { namespace_id: "1000", simple: { limit: RATE_LIMIT_IN_TESTS, period: 60 } },
+                },
               },
             }),
           ],
@@ -33,8 +45,6 @@ export default defineConfig(async () => {
             name: "worker",
             include: ["test/*.test.ts"],
             setupFiles: ["./test/apply-migrations.ts"],
-            // One JSON line per request is the Worker's access log; keep errors, drop the rest.
-            onConsoleLog: (log: string) => !log.startsWith('{"level":"info"'),
           },
         },
         {

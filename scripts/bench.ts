@@ -123,7 +123,7 @@ type CpuProfile = {
 };
 
 /**
- * `wrangler check startup` (alpha in 4.86) profiles the Worker's top-level evaluation
+ * `wrangler check startup` (an alpha command) profiles the Worker's top-level evaluation
  * in a local workerd and writes a V8 CPU profile. The startup CPU time is the
  * sampled time that was not idle: V8 gives each sample the microseconds since the
  * previous one. Sampling is about every millisecond and a busy machine stretches
@@ -391,15 +391,22 @@ const main = async () => {
   const key = await createKey("bench", { remote: false, persistTo });
 
   log("starting the API and the references with wrangler dev");
-  const scratch = ["--persist-to", persistTo, "--env-file", envFile];
+  // Each Worker keeps its own state: Miniflare 5 holds SQLite files there that two
+  // instances starting at once would contend for (SQLITE_BUSY).
+  const scratch = (worker: string) => [
+    "--persist-to",
+    worker === "api" ? persistTo : path.resolve(RUN_DIR, `${worker}-state`),
+    "--env-file",
+    envFile,
+  ];
   const [api, bare, floor] = await Promise.all([
     startDevWorker(
       "api",
-      ["bench/instrumented-api.ts", "--config", "wrangler.toml", "--name", "petstore-bench-api", ...scratch],
+      ["bench/instrumented-api.ts", "--config", "wrangler.toml", "--name", "petstore-bench-api", ...scratch("api")],
       { secrets: { CURSOR_SECRET: secret }, logLevel },
     ),
-    startDevWorker("bare", ["--config", "bench/bare/wrangler.toml", ...scratch], { logLevel }),
-    startDevWorker("one-query", ["--config", "bench/one-query/wrangler.toml", ...scratch], { logLevel }),
+    startDevWorker("bare", ["--config", "bench/bare/wrangler.toml", ...scratch("bare")], { logLevel }),
+    startDevWorker("one-query", ["--config", "bench/one-query/wrangler.toml", ...scratch("one-query")], { logLevel }),
   ]);
   try {
     const auth = { Authorization: `Bearer ${key}` };

@@ -2,9 +2,10 @@
 // (part of `npm test`) regenerates it in memory and fails when the committed copy
 // differs, so the document the Worker serves can never fall behind the code.
 import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { openApiText } from "./openapi-document";
 
-const FILE = new URL("../openapi.json", import.meta.url);
+const FILE = path.join(import.meta.dirname, "../openapi.json");
 const expected = openApiText();
 
 if (process.argv.includes("--check")) {

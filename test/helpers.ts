@@ -1,5 +1,5 @@
 import { env, exports } from "cloudflare:workers";
-import { expect } from "vitest";
+import { expect, vi } from "vitest";
 import { generateApiKey, hashApiKey } from "../src/api-keys";
 import type { ErrorBody, NewPet, Pet } from "../src/schemas";
 import { expectConformance } from "./conformance";
@@ -58,4 +58,18 @@ export const expectError = async (response: Response, status: number, code: stri
   expect(response.status).toBe(status);
   expect(body.message).not.toBe("");
   return body;
+};
+
+/**
+ * Runs `run` and returns the JSON error lines the Worker wrote meanwhile: tests that
+ * provoke a 500 assert its log line instead of printing it.
+ */
+export const errorLogLines = async (run: () => Promise<void>): Promise<Record<string, unknown>[]> => {
+  const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+  try {
+    await run();
+    return spy.mock.calls.map(([line]) => JSON.parse(String(line)));
+  } finally {
+    spy.mockRestore();
+  }
 };

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
-import { call, countPets, createApiKey, expectError } from "./helpers";
+import { call, countPets, createApiKey, errorLogLines, expectError } from "./helpers";
 
 // Storage is isolated per test file, so the trigger below affects no other test.
 it("stores no pet when its idempotency record cannot be written after the insert", async () => {
@@ -11,13 +11,18 @@ it("stores no pet when its idempotency record cannot be written after the insert
     "CREATE TRIGGER fail_record BEFORE INSERT ON idempotency_keys BEGIN SELECT RAISE(ABORT, 'simulated crash'); END",
   );
   const before = await countPets();
-  const response = await call("/v1/pets", {
-    method: "POST",
-    key,
-    json: { name: "Rex", categoryId: 1 },
-    headers: { "Idempotency-Key": "atomic" },
+  const lines = await errorLogLines(async () => {
+    const response = await call("/v1/pets", {
+      method: "POST",
+      key,
+      json: { name: "Rex", categoryId: 1 },
+      headers: { "Idempotency-Key": "atomic" },
+    });
+    await expectError(response, 500, "internal_error");
   });
-  await expectError(response, 500, "internal_error");
+  expect(lines).toEqual([
+    expect.objectContaining({ level: "error", cause: expect.stringContaining("simulated crash") }),
+  ]);
   expect(await countPets()).toBe(before);
   const next = await call("/v1/pets", { method: "POST", key, json: { name: "Tom", categoryId: 1 } });
   expect(next.status).toBe(201);

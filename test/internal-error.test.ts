@@ -1,18 +1,21 @@
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
-import { call, createApiKey, expectError } from "./helpers";
+import { call, createApiKey, errorLogLines, expectError } from "./helpers";
 
 // Storage is isolated per test file, so dropping the table here breaks nothing else.
 it("answers an uncaught exception with a clean 500 that leaks no SQL or stack", async () => {
   const key = await createApiKey();
   await env.DB.exec("DROP TABLE pets");
-  for (const request of [
-    call("/v1/pets", { key }),
-    call("/v1/pets", { method: "POST", key, json: { name: "Rex", categoryId: 1 } }),
-    call("/v1/pets/1", { key }),
-  ]) {
-    const response = await request;
-    const error = await expectError(response, 500, "internal_error");
-    expect(error.message).not.toMatch(/pets|sql|select|insert|table|at /i);
-  }
+  const lines = await errorLogLines(async () => {
+    for (const request of [
+      call("/v1/pets", { key }),
+      call("/v1/pets", { method: "POST", key, json: { name: "Rex", categoryId: 1 } }),
+      call("/v1/pets/1", { key }),
+    ]) {
+      const response = await request;
+      const error = await expectError(response, 500, "internal_error");
+      expect(error.message).not.toMatch(/pets|sql|select|insert|table|at /i);
+    }
+  });
+  expect(lines.map((line) => line.level)).toEqual(["error", "error", "error"]);
 });

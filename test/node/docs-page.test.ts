@@ -6,19 +6,10 @@ import path from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnWrangler } from "../../scripts/wrangler";
+import { CHROMIUM_ARGS, findChromium } from "./chromium";
 
 // The reference page in a real browser: `wrangler dev` serves the Worker as in
 // production, and Debian's Chromium renders the page.
-
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -62,7 +53,7 @@ beforeAll(async () => {
   );
   for (const stream of [wrangler.stdout, wrangler.stderr]) stream?.on("data", (chunk) => (wranglerOutput += chunk));
   await waitUntilReady();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
 }, 120_000);
 
 afterAll(async () => {
