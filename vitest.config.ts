@@ -55,6 +55,18 @@ export default defineConfig(async () => {
             environment: "node",
           },
         },
+        {
+          // The API over HTTP from outside: against a scratch `npm run dev`, or (test/e2e/live
+          // only) against the deployment that scripts/smoke.ts names.
+          test: {
+            name: "e2e",
+            include: ["test/e2e/**/*.test.ts"],
+            environment: "node",
+            globalSetup: ["./test/e2e/global-setup.ts"],
+            // A deployment may be far away.
+            testTimeout: 30_000,
+          },
+        },
       ],
     },
   };

@@ -17,7 +17,7 @@ export default {
   async fetch(request, env, ctx) {
     if (!request.headers.has(COUNT_REQUEST_HEADER)) {
       const response = await api.fetch(request, env, ctx);
-      // The app's own responses are mutable; this names the Worker for scripts/dev-workers.ts.
+      // The app's own responses are mutable; this names the Worker for scripts/bench.ts.
       response.headers.set(WORKER_HEADER, "api");
       return response;
     }

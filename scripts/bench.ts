@@ -1,15 +1,15 @@
 // `npm run bench [-- --count N --duration S --rounds R --connections C --log-level L]`
 //
-// Measures the API under `wrangler dev` against two reference Workers on the same
-// runtime: bench/bare (answers `[]`) and bench/one-query (one `SELECT 1` on a local
-// D1, "the one-query floor"). In one run it:
+// Measures the API under `wrangler dev` against reference Workers on the same runtime:
+// bench/bare (answers `[]`), bench/one-query (one `SELECT 1` on a local D1, "the
+// one-query floor") and bench/one-limit (one rate-limit call). In one run it:
 //   1. builds the production bundle (`wrangler deploy --dry-run --outdir`) and
 //      reports its size, raw and gzip, and the startup CPU time (`wrangler check startup`);
 //   2. makes a scratch D1 and KV under .wrangler/bench/run (the developer's
 //      .wrangler/state and .dev.vars are not touched), seeds N pets (scripts/seed.ts)
 //      and issues a key there;
 //   3. starts the API (bench/instrumented-api.ts, which reports each request's
-//      storage round trips) and both references with `wrangler dev`;
+//      storage round trips) and the references with `wrangler dev`;
 //   4. reads the round trips of each endpoint on a warm isolate, then drives every
 //      target with autocannon (C connections, default 8) for S seconds in turn,
 //      each after a 1 s pause, R rounds, interleaved, and reports medians and
@@ -23,10 +23,16 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
-import { COUNT_REQUEST_HEADER, parseRoundTrips, ROUND_TRIPS_HEADER, type RoundTrips } from "../bench/headers";
+import {
+  COUNT_REQUEST_HEADER,
+  parseRoundTrips,
+  ROUND_TRIPS_HEADER,
+  type RoundTrips,
+  WORKER_HEADER,
+} from "../bench/headers";
 import { writeCursor } from "../src/cursor";
 import { LIST_LIMIT } from "../src/schemas";
-import { type DevWorker, startDevWorker } from "./dev-workers";
+import { type DevServer, startDevServer } from "./dev-server";
 import { createKey } from "./keys";
 import { localArgs, PENDING_PETS, seedPets } from "./seed";
 import { wrangler } from "./wrangler";
@@ -154,7 +160,7 @@ const measureStartup = () => {
 
 type Target = {
   name: string;
-  worker: DevWorker;
+  worker: DevServer;
   path: string;
   method?: "GET" | "POST";
   body?: string;
@@ -264,7 +270,7 @@ const measureScale = async (persistTo: string, secret: string, first: Target) =>
   const [{ results }] = JSON.parse(output) as [{ results: { id: number }[] }];
   const afterId = results[0]?.id;
   if (afterId === undefined) throw new Error(`No pet number ${afterPets} in the scratch database.`);
-  const cursor = await writeCursor(secret, { afterId, status: "pending" });
+  const cursor = await writeCursor({ CURSOR_SECRET: secret }, { afterId, status: "pending" });
   const deep: Target = { ...first, name: "deep partial page", path: `${first.path}&cursor=${cursor}` };
   const { response, body } = await send(deep);
   const problem = expectPage(false)(response, body);
@@ -285,6 +291,7 @@ type Result = {
   roundsRps: number[];
   toBare: number;
   toFloor: number;
+  toLimit: number;
   goal?: Target["goal"] & { met: boolean };
   roundTrips?: RoundTrips;
 };
@@ -302,7 +309,7 @@ const verdict = (met: boolean) => (met ? "met" : "NOT met");
 /** Prints the figures and writes them to .wrangler/bench/last.json, and as Markdown to last.md for the README. */
 const report = ({ results, bundle, startup, scale, seedSeconds }: Report) => {
   const rows = [
-    ["Endpoint", "req/s", "p50 ms", "p99 ms", "x bare", "x floor", "target", "D1/req", "KV/req"],
+    ["Endpoint", "req/s", "p50 ms", "p99 ms", "x bare", "x floor", "x limit", "target", "D1/req", "KV/req"],
     ...results.map((result) => [
       result.name,
       result.rps.toFixed(0),
@@ -310,6 +317,7 @@ const report = ({ results, bundle, startup, scale, seedSeconds }: Report) => {
       result.p99Ms.toFixed(0),
       result.toBare.toFixed(2),
       result.toFloor.toFixed(2),
+      result.toLimit.toFixed(2),
       result.goal ? `>= ${result.goal.ratio}x ${result.goal.reference}: ${verdict(result.goal.met)}` : "",
       String(result.roundTrips?.d1 ?? ""),
       String(result.roundTrips?.kv ?? ""),
@@ -336,6 +344,7 @@ const report = ({ results, bundle, startup, scale, seedSeconds }: Report) => {
   const notes = [
     `${setting}.`,
     "D1/req, KV/req: storage round trips of one request on a warm isolate, counted by bench/count-bindings.ts.",
+    "x limit: to the bare Worker plus one rate-limit call (bench/one-limit), which every authenticated request makes; under wrangler dev the binding is a Durable Object that writes SQLite on each call.",
     ...results
       .filter((result) => result.failures > 0)
       .map((result) => `WARNING: ${result.name} had ${result.failures} failed or unexpected answers.`),
@@ -391,22 +400,28 @@ const main = async () => {
   const key = await createKey("bench", { remote: false, persistTo });
 
   log("starting the API and the references with wrangler dev");
-  // Each Worker keeps its own state: Miniflare 5 holds SQLite files there that two
-  // instances starting at once would contend for (SQLITE_BUSY).
-  const scratch = (worker: string) => [
-    "--persist-to",
-    worker === "api" ? persistTo : path.resolve(RUN_DIR, `${worker}-state`),
-    "--env-file",
-    envFile,
-  ];
-  const [api, bare, floor] = await Promise.all([
-    startDevWorker(
-      "api",
-      ["bench/instrumented-api.ts", "--config", "wrangler.toml", "--name", "petstore-bench-api", ...scratch("api")],
-      { secrets: { CURSOR_SECRET: secret }, logLevel },
-    ),
-    startDevWorker("bare", ["--config", "bench/bare/wrangler.toml", ...scratch("bare")], { logLevel }),
-    startDevWorker("one-query", ["--config", "bench/one-query/wrangler.toml", ...scratch("one-query")], { logLevel }),
+  /**
+   * A Worker counts as up once it answers with `X-Bench-Worker: <name>` (bench/headers.ts),
+   * so that another server on its port is not measured instead.
+   */
+  const startWorker = (name: string, args: string[], secrets: Record<string, string> = {}) =>
+    startDevServer({
+      name,
+      command: "wrangler dev",
+      args: [...args, "--env-file", envFile, "--log-level", logLevel],
+      // Each Worker keeps its own state: Miniflare 5 holds SQLite files there that two
+      // instances starting at once would contend for (SQLITE_BUSY).
+      persistTo: name === "api" ? persistTo : path.resolve(RUN_DIR, `${name}-state`),
+      env: secrets,
+      probe: { path: "/", isOurs: (response) => response.headers.get(WORKER_HEADER) === name },
+    });
+  const [api, bare, floor, limited] = await Promise.all([
+    startWorker("api", ["bench/instrumented-api.ts", "--config", "wrangler.toml", "--name", "petstore-bench-api"], {
+      CURSOR_SECRET: secret,
+    }),
+    startWorker("bare", ["--config", "bench/bare/wrangler.toml"]),
+    startWorker("one-query", ["--config", "bench/one-query/wrangler.toml"]),
+    startWorker("one-limit", ["--config", "bench/one-limit/wrangler.toml"]),
   ]);
   try {
     const auth = { Authorization: `Bearer ${key}` };
@@ -449,6 +464,7 @@ const main = async () => {
     const references: Target[] = [
       { name: "reference: bare Worker", worker: bare, path: "/", check: (r) => expectStatus(r, 200) },
       { name: "reference: one-query floor", worker: floor, path: "/", check: (r) => expectStatus(r, 200) },
+      { name: "reference: bare + one rate-limit call", worker: limited, path: "/", check: (r) => expectStatus(r, 200) },
     ];
     const targets = [...endpoints, ...references];
 
@@ -499,6 +515,7 @@ const main = async () => {
       const ratios = {
         toBare: ratioTo(target, references[0] as Target),
         toFloor: ratioTo(target, references[1] as Target),
+        toLimit: ratioTo(target, references[2] as Target),
       };
       const goal = target.goal;
       const achieved = goal ? (goal.reference === "bare" ? ratios.toBare : ratios.toFloor) : undefined;
@@ -517,7 +534,7 @@ const main = async () => {
     report({ results, bundle, startup, scale, seedSeconds });
     log(`took ${((performance.now() - started) / 1000).toFixed(0)} s`);
   } finally {
-    await Promise.all([api, bare, floor].map((worker) => worker.stop()));
+    await Promise.all([api, bare, floor, limited].map((worker) => worker.stop()));
   }
 };
 

@@ -4,12 +4,16 @@
 //   npm run --silent key:create -- <label> [--env staging|production] [--remote]
 //   npm run --silent key:revoke -- <key or hash> [--env ...] [--remote]
 //   npm run --silent key:list -- [--env ...] [--remote]
+//
+// Without --remote, each also takes --persist-to <dir>: the local KV of a
+// `wrangler dev --persist-to <dir>` (or `npm run dev -- --persist-to <dir>`) instead
+// of the one under .wrangler/state, as the e2e tests and the bench keep scratch state.
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { API_KEY_PATTERN, type ApiKeyRecord, generateApiKey, hashApiKey } from "../src/api-keys";
 import { wrangler } from "./wrangler";
 
-/** persistTo: a local KV kept elsewhere than .wrangler/state (the bench's scratch copy). */
+/** persistTo: a local KV kept elsewhere than .wrangler/state (a scratch copy). */
 export type Target = { env?: string; remote: boolean; persistTo?: string };
 
 const BINDING = ["--binding", "API_KEYS"];
@@ -19,7 +23,8 @@ const targetArgs = ({ env, remote, persistTo }: Target) => [
   ...(env ? ["--env", env] : []),
   ...(remote ? ["--remote"] : ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])]),
 ];
-const describeTarget = ({ env, remote }: Target) => `${env ?? "development"} (${remote ? "remote" : "local"} KV)`;
+const describeTarget = ({ env, remote, persistTo }: Target) =>
+  `${env ?? "development"} (${remote ? "remote" : "local"} KV${persistTo ? ` in ${persistTo}` : ""})`;
 
 export const createKey = async (label: string, target: Target): Promise<string> => {
   const key = generateApiKey(target.env ?? "development");
@@ -62,18 +67,26 @@ const listKeys = (target: Target) => {
 const main = async () => {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { env: { type: "string" }, remote: { type: "boolean", default: false } },
+    options: {
+      env: { type: "string" },
+      remote: { type: "boolean", default: false },
+      "persist-to": { type: "string" },
+    },
   });
   const [command, argument] = positionals;
-  const target: Target = { env: values.env, remote: values.remote };
+  const target: Target = { env: values.env, remote: values.remote, persistTo: values["persist-to"] };
   if (target.env && !["staging", "production"].includes(target.env)) {
     throw new Error("--env must be staging or production (omit it for local development).");
   }
+  if (target.remote && target.persistTo) throw new Error("--persist-to names a local KV; it cannot go with --remote.");
   switch (command) {
     case "create": {
       const label = argument?.trim();
-      if (!label)
-        throw new Error("Usage: npm run --silent key:create -- <label> [--env staging|production] [--remote]");
+      if (!label) {
+        throw new Error(
+          "Usage: npm run --silent key:create -- <label> [--env staging|production] [--remote | --persist-to DIR]",
+        );
+      }
       const key = await createKey(label, target);
       console.error(`Created the key "${label}" for ${describeTarget(target)}. It is shown once, below:`);
       console.log(key);

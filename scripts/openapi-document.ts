@@ -4,16 +4,19 @@
 // Schema code nor this file reaches the Worker's bundle.
 import * as z from "zod/mini";
 import type { $ZodType } from "zod/v4/core";
+import { BOOKMARK_HEADER } from "../src/db/session";
 import { ERROR_STATUS } from "../src/errors";
+import { MAX_BODY_BYTES } from "../src/json-body";
 import { RATE_LIMIT_PERIOD_S } from "../src/rate-limit";
 import { SANE_REQUEST_ID } from "../src/request-log";
-import { BOOKMARK_HEADER, GET_PET_DEPRECATED_AT, GET_PET_SUNSET, MAX_BODY_BYTES } from "../src/routes/pets";
+import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET } from "../src/response-headers";
 import {
   BOOKMARK,
   errorSchema,
   LIST_LIMIT,
   listPetsQuerySchema,
   NAME_MAX_LENGTH,
+  NAME_RULE,
   newPetSchema,
   petParamsSchema,
   petSchema,
@@ -87,10 +90,9 @@ const describeProperties = (schema: JsonSchema | undefined, descriptions: Record
 };
 
 const ID_RULE = `A positive integer no greater than 2^53-1 (${Number.MAX_SAFE_INTEGER}), the largest a JSON client in JavaScript holds exactly.`;
-const NAME_RULE = `1 to ${NAME_MAX_LENGTH} characters (Unicode code points), not only white space, without control characters.`;
 for (const schema of [outputs.Pet, inputs.NewPet]) {
   describeProperties(schema, {
-    name: `The animal's name: ${NAME_RULE}`,
+    name: `The animal's name: ${NAME_RULE} (characters are Unicode code points; a visible character is one that is not white space, a default-ignorable format or filler character such as U+200B or U+3164, U+2800 or a lone combining mark; bidirectional controls are U+202A-U+202E and U+2066-U+2069). Names in every script are accepted.`,
     categoryId: `The category the animal belongs to. ${ID_RULE}`,
     status: schema === inputs.NewPet ? "Availability; `available` when omitted." : "Availability.",
   });
@@ -164,6 +166,12 @@ const RESPONSE_HEADERS = {
   }),
   CacheControl: header("Cache-Control", "How long caches may keep the document.", {}),
   NoStore: header("Cache-Control", "Answers about pets are for the caller only.", { const: "no-store" }),
+  NoStoreUnderPets: header(
+    "Cache-Control",
+    "`no-store` on every answer of a path under `/v1/pets`, unknown ones included.",
+    { const: "no-store" },
+    false,
+  ),
   RequestId: header(
     "X-Request-Id",
     "The request's id, also in the service's log: the client's own `X-Request-Id` when it is a plain token, a new UUID otherwise.",
@@ -224,28 +232,41 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string; heade
   400: {
     name: "BadRequest",
     description:
-      "A query, path or body value breaks the rules, a field or parameter is unknown, or the JSON is malformed. The message names each offending one.",
+      "A query, path or body value breaks the rules, a field or parameter is unknown or repeated, the body is not UTF-8 or not JSON, or an object in it repeats a member name. The message names the first three offending ones and counts the rest; it is at most 1 KiB.",
   },
-  401: { name: "Unauthorized", description: "Missing, malformed or unknown API key.", headers: ["WWWAuthenticate"] },
-  404: { name: "NotFound", description: "No such pet; also the answer to any path that is not in this document." },
+  401: {
+    name: "Unauthorized",
+    description: "Missing, malformed or unknown API key.",
+    headers: ["WWWAuthenticate", "NoStoreUnderPets"],
+  },
+  404: {
+    name: "NotFound",
+    description: "No such pet; also the answer to any path that is not in this document.",
+    headers: ["NoStoreUnderPets"],
+  },
   405: {
     name: "MethodNotAllowed",
     description:
       "The path exists, but not with this method; `Allow` lists those it has. (OpenAPI describes responses per operation: this one is the path's.)",
     headers: ["Allow"],
   },
-  413: { name: "PayloadTooLarge", description: `The request body is over ${MAX_BODY_BYTES} bytes.` },
+  413: {
+    name: "PayloadTooLarge",
+    description: `The request body is over ${MAX_BODY_BYTES} bytes, whether sent with a Content-Length or chunked.`,
+  },
   422: {
     name: "IdempotencyKeyReused",
     description: "The `Idempotency-Key` was already used, within 24 hours, with a different pet.",
   },
   415: {
     name: "UnsupportedMediaType",
-    description: "The request body is not sent as `application/json` (or another `+json` type).",
+    description:
+      "The request body is not sent as `application/json` (or another `+json` type), names a `charset` other than `utf-8`, or has a `Content-Encoding` (compressed bodies are not accepted).",
   },
   429: {
     name: "TooManyRequests",
-    description: "The API key is over its rate limit: wait `Retry-After` seconds.",
+    description:
+      "The API key is over its rate limit, or the client's address sent too many unknown API keys: wait `Retry-After` seconds.",
     headers: ["RetryAfter"],
   },
   500: {
@@ -325,7 +346,7 @@ const OPERATIONS: Operation[] = [
     path: "/pets",
     operationId: "createPet",
     summary: "Add a pet",
-    description: `The body is sent as \`application/json\`, at most ${MAX_BODY_BYTES} bytes.`,
+    description: `The body is UTF-8 JSON sent as \`application/json\`, uncompressed, at most ${MAX_BODY_BYTES} bytes, with no member name repeated.`,
     tag: "Pets",
     requestHeaders: ["IdempotencyKey", "Bookmark"],
     // The reference page's curl example; test/openapi.test.ts creates a pet with it.

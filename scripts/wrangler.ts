@@ -23,6 +23,12 @@ export const wrangler = (args: string[]): string => {
   return result.stdout;
 };
 
+/** Runs a wrangler command in this terminal (its progress and prompts shown); throws if it fails. */
+export const runWrangler = (args: string[]) => {
+  const result = spawnSync(process.execPath, [wranglerBin, ...args], { env: wranglerEnv, stdio: "inherit" });
+  if (result.status !== 0) throw new Error(`wrangler ${args.join(" ")} failed.`);
+};
+
 /** Starts a long-running wrangler command (wrangler dev) attached to this terminal. */
 export const spawnWrangler = (args: string[], options: SpawnOptions = { stdio: "inherit" }) =>
   spawn(process.execPath, [wranglerBin, ...args], { env: wranglerEnv, ...options });

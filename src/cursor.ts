@@ -7,6 +7,15 @@ import type { PetStatus } from "./schemas";
 
 type CursorPosition = { afterId: number; status: PetStatus | undefined };
 
+/**
+ * CURSOR_SECRET signs new cursors. During a rotation, CURSOR_SECRET_PREVIOUS (the
+ * secret being replaced) still verifies the cursors already handed out.
+ */
+export type CursorSecrets = { CURSOR_SECRET?: string; CURSOR_SECRET_PREVIOUS?: string };
+
+/** HMAC-SHA-256 keys shorter than the hash's 32 bytes weaken it (RFC 2104, section 3). */
+export const MIN_SECRET_BYTES = 32;
+
 const encoder = new TextEncoder();
 const keys = new Map<string, Promise<CryptoKey>>();
 
@@ -33,16 +42,24 @@ const fromBase64Url = (text: string) =>
 
 const payloadOf = ({ afterId, status }: CursorPosition) => `1.${afterId}.${status ?? ""}`;
 
-const requireSecret = (secret: string) => {
-  if (!secret) throw new Error("CURSOR_SECRET is not set: see the README, Deploying.");
+// A deployment without a usable secret fails here, on the first listing that needs it,
+// with a log line that names the problem (never the value).
+const usable = (name: keyof CursorSecrets, secret: string | undefined) => {
+  if (!secret || encoder.encode(secret).length < MIN_SECRET_BYTES) {
+    throw new Error(`${name} is missing or shorter than ${MIN_SECRET_BYTES} bytes: set it (README, "Deploying").`);
+  }
   return secret;
 };
 
-export const writeCursor = async (secret: string, position: CursorPosition): Promise<string> => {
+export const writeCursor = async (secrets: CursorSecrets, position: CursorPosition): Promise<string> => {
   const payload = encoder.encode(payloadOf(position));
-  const signature = await crypto.subtle.sign("HMAC", await signingKey(requireSecret(secret)), payload);
+  const key = await signingKey(usable("CURSOR_SECRET", secrets.CURSOR_SECRET));
+  const signature = await crypto.subtle.sign("HMAC", key, payload);
   return `${toBase64Url(payload)}.${toBase64Url(new Uint8Array(signature))}`;
 };
+
+const verifies = async (secret: string, signature: Uint8Array, payload: Uint8Array) =>
+  crypto.subtle.verify("HMAC", await signingKey(secret), signature, payload);
 
 const CURSOR_SHAPE = /^[A-Za-z0-9_-]{1,64}\.[A-Za-z0-9_-]{43}$/;
 const PAYLOAD_SHAPE = /^1\.([1-9][0-9]{0,15})\.([a-z]*)$/;
@@ -50,7 +67,11 @@ const PAYLOAD_SHAPE = /^1\.([1-9][0-9]{0,15})\.([a-z]*)$/;
 const invalidCursor = (reason: string) => new ApiError("invalid_request", `Query parameter 'cursor' ${reason}.`);
 
 /** The id a page starts after, for a cursor that this service signed for the same filter. */
-export const readCursor = async (secret: string, cursor: string, status: PetStatus | undefined): Promise<number> => {
+export const readCursor = async (
+  secrets: CursorSecrets,
+  cursor: string,
+  status: PetStatus | undefined,
+): Promise<number> => {
   if (!CURSOR_SHAPE.test(cursor)) throw invalidCursor("is not a cursor this service issued");
   const [payloadText = "", signatureText = ""] = cursor.split(".");
   let payload: Uint8Array;
@@ -59,12 +80,11 @@ export const readCursor = async (secret: string, cursor: string, status: PetStat
   } catch {
     throw invalidCursor("is not a cursor this service issued");
   }
-  const valid = await crypto.subtle.verify(
-    "HMAC",
-    await signingKey(requireSecret(secret)),
-    fromBase64Url(signatureText),
-    payload,
-  );
+  const signature = fromBase64Url(signatureText);
+  const valid =
+    (await verifies(usable("CURSOR_SECRET", secrets.CURSOR_SECRET), signature, payload)) ||
+    (secrets.CURSOR_SECRET_PREVIOUS !== undefined &&
+      (await verifies(usable("CURSOR_SECRET_PREVIOUS", secrets.CURSOR_SECRET_PREVIOUS), signature, payload)));
   const fields = valid ? PAYLOAD_SHAPE.exec(new TextDecoder().decode(payload)) : null;
   if (!fields) throw invalidCursor("is not a cursor this service issued");
   if ((fields[2] || undefined) !== status) throw invalidCursor("belongs to a listing with another status filter");

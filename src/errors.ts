@@ -1,5 +1,7 @@
+import { DrizzleQueryError } from "drizzle-orm/errors";
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { routePath } from "hono/route";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "./env";
 import type { ErrorBody } from "./schemas";
@@ -34,15 +36,38 @@ export class ApiError extends HTTPException {
   }
 }
 
+/**
+ * At most `maxCharacters` of a text that came from the client, marked where it was cut,
+ * so that an error message stays short whatever the request held.
+ */
+export const excerpt = (text: string, maxCharacters = 40): string => {
+  const characters = Array.from(text);
+  return characters.length <= maxCharacters ? text : `${characters.slice(0, maxCharacters).join("")}…`;
+};
+
 export const errorResponse = (c: Context, error: ApiError) => {
   const body: ErrorBody = { code: error.code, message: error.message, status: error.status };
   return c.json(body, error.status as ContentfulStatusCode, error.headers);
 };
 
 /**
- * Hono's own exceptions (malformed JSON from the validator, for one) are mapped
- * onto our codes; anything else is a fault, logged in full and answered with a
- * body that reveals nothing of it.
+ * What the log keeps of a fault: the error, the SQL of a failed query and where it
+ * happened, but not the query's bound values (pet names are user data), which Drizzle
+ * puts in its message and so in the first line of the stack.
+ */
+const faultDetails = (error: Error) => {
+  const frames = error.stack
+    ?.split("\n")
+    .filter((line) => line.trimStart().startsWith("at "))
+    .join("\n");
+  const cause = error.cause === undefined ? undefined : String(error.cause);
+  if (error instanceof DrizzleQueryError) return { error: "DrizzleQueryError", query: error.query, cause, frames };
+  return { error: String(error), cause, frames };
+};
+
+/**
+ * Hono's own exceptions are mapped onto our codes; anything else is a fault, logged
+ * with the request id and route, and answered with a body that reveals nothing of it.
  */
 const toApiError = (error: Error, c: Context<AppEnv>): ApiError => {
   if (error instanceof ApiError) return error;
@@ -53,9 +78,9 @@ const toApiError = (error: Error, c: Context<AppEnv>): ApiError => {
       level: "error",
       requestId: c.var.requestId,
       message: "unhandled error",
-      error: String(error),
-      cause: error.cause === undefined ? undefined : String(error.cause),
-      stack: error.stack,
+      method: c.req.method,
+      route: routePath(c, -1),
+      ...faultDetails(error),
     }),
   );
   return new ApiError("internal_error", "The server failed to handle the request.");
@@ -64,12 +89,12 @@ const toApiError = (error: Error, c: Context<AppEnv>): ApiError => {
 export const handleError: ErrorHandler<AppEnv> = (error, c) => errorResponse(c, toApiError(error, c));
 
 export const handleNotFound: NotFoundHandler = (c) =>
-  errorResponse(c, new ApiError("not_found", `No route matches ${c.req.method} ${c.req.path}.`));
+  errorResponse(c, new ApiError("not_found", `No route matches ${c.req.method} ${excerpt(c.req.path, 64)}.`));
 
 export const handleMethodNotAllowed = (c: Context, methods: string[]) =>
   errorResponse(
     c,
-    new ApiError("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}.`, {
+    new ApiError("method_not_allowed", `${c.req.method} is not allowed on ${excerpt(c.req.path, 64)}.`, {
       Allow: methods.join(", "),
     }),
   );

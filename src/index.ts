@@ -5,15 +5,17 @@ import { deleteExpiredIdempotencyKeys } from "./db/pets";
 import type { AppEnv } from "./env";
 import { handleError, handleMethodNotAllowed, handleNotFound } from "./errors";
 import { requestLog } from "./request-log";
+import { deprecated, noStore } from "./response-headers";
 import { documentationRoutes } from "./routes/documentation";
-import { deprecated, noStore, petRoutes } from "./routes/pets";
+import { petRoutes } from "./routes/pets";
 
 export const app = new Hono<AppEnv>();
 
 app.use(requestLog);
-// Outside methodNotAllowed, so that its 405s carry these headers too.
-app.use("/v1/pets", noStore);
-app.use("/v1/pets/:petId", noStore, deprecated);
+// Outside methodNotAllowed, so that its 405s carry these headers too. "/v1/pets/*"
+// matches /v1/pets itself and every path under it, unknown ones included.
+app.use("/v1/pets/*", noStore);
+app.use("/v1/pets/:petId", deprecated);
 app.use(methodNotAllowed({ app, onMethodNotAllowed: handleMethodNotAllowed }));
 app.route("/v1", documentationRoutes);
 const routes = app.route("/v1/pets", petRoutes);

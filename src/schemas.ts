@@ -23,21 +23,26 @@ export const petStatusSchema = z.enum(PET_STATUSES, expected(`one of ${PET_STATU
 const ID_RULE = `a positive integer no greater than ${Number.MAX_SAFE_INTEGER}`;
 const idSchema = z.int(expected(ID_RULE)).check(z.positive(expected(ID_RULE)));
 
-// Names are counted in Unicode code points (as SQLite's length() does), must be
-// well-formed UTF-16 (a lone surrogate cannot be stored as UTF-8 text) and may not
-// carry control characters or be blank.
-const CONTROL_CHARACTER = /\p{Cc}/u;
+// Names are counted in Unicode code points (as SQLite's length() does) and must be
+// well-formed UTF-16 (a lone surrogate cannot be stored as UTF-8 text). "Not blank"
+// means visible: a name needs one character that is not white space, a format or
+// filler character (default-ignorable: U+200B, U+2060, U+3164, U+115F...), the blank
+// braille pattern or a lone combining mark. Control characters, bidirectional
+// controls and line or paragraph separators are refused anywhere in a name: they make
+// it display as something other than what is stored ("abc\u202Egpj.exe").
+const VISIBLE_CHARACTER = /[^\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cc}\p{M}\u2800]/u;
+const MISLEADING_CHARACTER = /[\p{Cc}\u202A-\u202E\u2066-\u2069\u2028\u2029]/u;
 const isValidName = (name: string) => {
   const length = [...name].length;
   return (
     length >= 1 &&
     length <= NAME_MAX_LENGTH &&
-    name.trim() !== "" &&
     name.isWellFormed() &&
-    !CONTROL_CHARACTER.test(name)
+    VISIBLE_CHARACTER.test(name) &&
+    !MISLEADING_CHARACTER.test(name)
   );
 };
-const NAME_RULE = `a string of 1 to ${NAME_MAX_LENGTH} characters, not blank and without control characters`;
+export const NAME_RULE = `a string of 1 to ${NAME_MAX_LENGTH} characters with at least one visible character, and without control characters, bidirectional controls or line and paragraph separators`;
 const nameSchema = z.string(expected(NAME_RULE)).check(z.refine(isValidName, expected(NAME_RULE)));
 
 export const petSchema = z.object({
@@ -116,6 +121,9 @@ export const listPetsQuerySchema = z.strictObject({
   status: z.optional(petStatusSchema),
   cursor: z.optional(z.string(expected(CURSOR_RULE)).check(z.minLength(1, expected(CURSOR_RULE)))),
 });
+
+/** The query of an operation that reads no query parameter: any is refused, as on listPets. */
+export const noQuerySchema = z.strictObject({});
 
 export const petParamsSchema = z.object({
   petId: integerString(ID_RULE, idSchema),

@@ -2,7 +2,7 @@ import { zValidator } from "@hono/zod-validator";
 import type { MiddlewareHandler, ValidationTargets } from "hono";
 import type { $ZodIssue, $ZodType, input, output } from "zod/v4/core";
 import type { AppEnv } from "./env";
-import { ApiError } from "./errors";
+import { ApiError, excerpt } from "./errors";
 
 type Target = "json" | "query" | "param" | "header";
 
@@ -13,19 +13,32 @@ const FIELD_LABEL: Record<Target, string> = {
   header: "Header",
 };
 
-const describe = (target: Target, issue: $ZodIssue): string => {
+// However much is wrong, a message names this many problems and counts the rest.
+const MAX_NAMED_PROBLEMS = 3;
+
+/** The first few problems, and how many more: an error message stays short whatever the request held. */
+const summarize = (problems: string[]): string =>
+  problems.length <= MAX_NAMED_PROBLEMS
+    ? problems.join(" ")
+    : `${problems.slice(0, MAX_NAMED_PROBLEMS).join(" ")} And ${problems.length - MAX_NAMED_PROBLEMS} more.`;
+
+const describe = (target: Target, issue: $ZodIssue, input: unknown): string[] => {
   const label = FIELD_LABEL[target];
   if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((key) => `Unknown ${label.toLowerCase()} '${key}'.`).join(" ");
+    return issue.keys.map((key) => `Unknown ${label.toLowerCase()} '${excerpt(key)}'.`);
   }
-  if (issue.path.length === 0) return `The request body ${issue.message}.`;
-  return `${label} '${issue.path.join(".")}' ${issue.message}.`;
+  if (issue.path.length === 0) return [`The request body ${issue.message}.`];
+  const field = excerpt(issue.path.join("."));
+  // Hono hands a repeated query parameter over as an array of its values.
+  const value = (input as Record<string, unknown> | undefined)?.[String(issue.path[0])];
+  if (target === "query" && Array.isArray(value)) return [`${label} '${field}' must be given once.`];
+  return [`${label} '${field}' ${issue.message}.`];
 };
 
 /**
  * zValidator with the one hook every route shares: a failure becomes an ApiError,
- * so it leaves through the same error handler as everything else, naming each
- * offending field.
+ * so it leaves through the same error handler as everything else, naming the
+ * offending fields.
  */
 export const validate = <Schema extends $ZodType, T extends Target & keyof ValidationTargets>(
   target: T,
@@ -34,17 +47,25 @@ export const validate = <Schema extends $ZodType, T extends Target & keyof Valid
   zValidator(target, schema, (result) => {
     if (!result.success) {
       const issues = result.error.issues as $ZodIssue[];
-      throw new ApiError("invalid_request", issues.map((issue) => describe(target, issue)).join(" "));
+      const problems = [...new Set(issues.flatMap((issue) => describe(target, issue, result.data)))];
+      throw new ApiError("invalid_request", summarize(problems));
     }
   });
 
 /**
- * The same, for headers whose every field is optional: typed so that a client
- * (hc<AppType>) may leave `header` out instead of having to pass `header: {}`.
+ * The same, for a target whose every field is optional (headers; the query of an
+ * operation that takes none): typed so that a client (hc<AppType>) may leave it out
+ * instead of having to pass `{}`.
  */
-export const validateHeaders = <Schema extends $ZodType<Record<string, unknown>>>(schema: Schema) =>
-  validate("header", schema) as unknown as MiddlewareHandler<
+export const validateOptional = <
+  Schema extends $ZodType<Record<string, unknown>>,
+  T extends ("query" | "header") & keyof ValidationTargets,
+>(
+  target: T,
+  schema: Schema,
+) =>
+  validate(target, schema) as unknown as MiddlewareHandler<
     AppEnv,
     string,
-    { in: { header?: input<Schema> }; out: { header: output<Schema> } }
+    { in: { [K in T]?: input<Schema> }; out: { [K in T]: output<Schema> } }
   >;

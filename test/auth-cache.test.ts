@@ -2,35 +2,44 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { countRoundTrips } from "../bench/count-bindings";
-import { hashApiKey } from "../src/api-keys";
-import { ApiKeyCache, KNOWN_KEY_TTL_MS, UNKNOWN_KEY_TTL_MS } from "../src/auth";
+import { generateApiKey, hashApiKey } from "../src/api-keys";
+import { KNOWN_KEY_TTL_MS, UNKNOWN_KEY_TTL_MS } from "../src/auth";
+import { BoundedCache } from "../src/bounded-cache";
 import worker from "../src/index";
 import { BASE_URL, createApiKey, expectError } from "./helpers";
 
-const record = { label: "cached", createdAt: "2026-01-01T00:00:00.000Z" };
+/** listPets straight through the Worker's fetch, as a client at `address`. */
+const fetchPets = (key: string, workerEnv: Cloudflare.Env, address = "198.51.100.1") =>
+  worker.fetch(
+    new Request(`${BASE_URL}/v1/pets`, { headers: { Authorization: `Bearer ${key}`, "CF-Connecting-IP": address } }),
+    workerEnv,
+    createExecutionContext(),
+  );
 
-describe("ApiKeyCache", () => {
-  it("keeps a known key for KNOWN_KEY_TTL_MS and an unknown one for UNKNOWN_KEY_TTL_MS", () => {
+describe("BoundedCache", () => {
+  it("returns an entry while it is fresh, and tells an expired one from one never set", () => {
     let now = 1_000_000;
-    const cache = new ApiKeyCache(() => now);
-    cache.set("known", record);
-    cache.set("unknown", null);
-    now += UNKNOWN_KEY_TTL_MS - 1;
-    expect(cache.get("unknown")).toEqual({ record: null, expiresAt: expect.any(Number) });
+    const cache = new BoundedCache<string, string>({ maxEntries: 10, ttlMs: 100, now: () => now });
+    cache.set("key", "value");
+    now += 99;
+    expect(cache.get("key")).toBe("value");
+    expect(cache.hasExpired("key")).toBe(false);
     now += 1;
-    expect(cache.get("unknown")).toBeUndefined();
-    expect(cache.get("known")?.record).toEqual(record);
-    now = 1_000_000 + KNOWN_KEY_TTL_MS;
-    expect(cache.get("known")).toBeUndefined();
+    expect(cache.get("key")).toBeUndefined();
+    expect(cache.hasExpired("key")).toBe(true);
+    expect(cache.hasExpired("never set")).toBe(false);
   });
 
-  it("stays within its bound under a flood of random keys, evicting the oldest first", () => {
-    const cache = new ApiKeyCache(() => 0, 100);
-    cache.set("first", record);
-    for (let index = 0; index < 10_000; index++) cache.set(`random-${index}`, null);
+  it("stays within its bound, evicting the least recently used entry first", () => {
+    const cache = new BoundedCache<string, number>({ maxEntries: 100 });
+    cache.set("first", 1);
+    cache.set("second", 2);
+    for (let index = 0; index < 98; index++) cache.set(`filler-${index}`, index);
+    expect(cache.get("first")).toBe(1); // now the most recently used
+    for (let index = 0; index < 10_000; index++) cache.set(`random-${index}`, index);
     expect(cache.size).toBe(100);
-    expect(cache.get("first")).toBeUndefined();
-    expect(cache.get("random-9999")).toBeDefined();
+    expect(cache.get("second")).toBeUndefined();
+    expect(cache.get("random-9999")).toBe(9999);
   });
 });
 
@@ -38,13 +47,6 @@ describe("key lookups through the Worker", () => {
   afterEach(() => {
     vi.useRealTimers();
   });
-
-  const fetchPets = (key: string, workerEnv: Cloudflare.Env) =>
-    worker.fetch(
-      new Request(`${BASE_URL}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } }),
-      workerEnv,
-      createExecutionContext(),
-    );
 
   it("reads KV once for a key, then answers from the isolate's cache", async () => {
     const key = await createApiKey();
@@ -57,10 +59,14 @@ describe("key lookups through the Worker", () => {
 
   it("reads KV once for an unknown key within UNKNOWN_KEY_TTL_MS", async () => {
     const counted = countRoundTrips(env);
-    const unknown = `ps_test_${"x".repeat(43)}`;
-    await expectError(await fetchPets(unknown, counted.env), 401, "unauthorized");
-    await expectError(await fetchPets(unknown, counted.env), 401, "unauthorized");
+    const unknown = generateApiKey("development");
+    await expectError(await fetchPets(unknown, counted.env, "198.51.100.2"), 401, "unauthorized");
+    await expectError(await fetchPets(unknown, counted.env, "198.51.100.2"), 401, "unauthorized");
     expect(counted.counts.kv).toBe(1);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.advanceTimersByTime(UNKNOWN_KEY_TTL_MS);
+    await expectError(await fetchPets(unknown, counted.env, "198.51.100.2"), 401, "unauthorized");
+    expect(counted.counts.kv).toBe(2);
   });
 
   it("refuses a revoked key once KNOWN_KEY_TTL_MS has passed", async () => {
@@ -72,5 +78,49 @@ describe("key lookups through the Worker", () => {
     expect((await fetchPets(key, env)).status).toBe(200);
     vi.advanceTimersByTime(1000);
     await expectError(await fetchPets(key, env), 401, "unauthorized");
+  });
+});
+
+describe("a client guessing keys", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  // AUTH_FAILURE_LIMITER in wrangler.toml: 60 attempts per address and minute.
+  const ALLOWED_ATTEMPTS = 60;
+  const GUESSES = 10_000;
+
+  it(`gets 429 with Retry-After once past ${ALLOWED_ATTEMPTS} unknown keys a minute, and costs at most that many KV reads for ${GUESSES} guesses`, async () => {
+    const counted = countRoundTrips(env);
+    const attacker = "203.0.113.7";
+    const statuses = new Map<number, number>();
+    let firstRefusal: Response | undefined;
+    for (let guess = 0; guess < GUESSES; guess++) {
+      const response = await fetchPets(generateApiKey("development"), counted.env, attacker);
+      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+      if (response.status === 429) firstRefusal ??= response;
+      else await response.arrayBuffer();
+    }
+    expect(Object.fromEntries(statuses)).toEqual({ 401: ALLOWED_ATTEMPTS, 429: GUESSES - ALLOWED_ATTEMPTS });
+    expect(counted.counts.kv).toBe(ALLOWED_ATTEMPTS);
+    const refusal = await expectError(firstRefusal as Response, 429, "rate_limited");
+    expect(refusal.message).toMatch(/unknown API keys/);
+    expect(firstRefusal?.headers.get("Retry-After")).toBe("60");
+  }, 120_000);
+
+  it("does not lock out a valid key in use behind the same address, nor other addresses", async () => {
+    const shared = "203.0.113.8";
+    const key = await createApiKey("behind the same NAT");
+    expect((await fetchPets(key, env, shared)).status).toBe(200);
+    for (let guess = 0; guess <= ALLOWED_ATTEMPTS; guess++) {
+      await (await fetchPets(generateApiKey("development"), env, shared)).arrayBuffer();
+    }
+    await expectError(await fetchPets(generateApiKey("development"), env, shared), 429, "rate_limited");
+    expect((await fetchPets(key, env, shared)).status).toBe(200);
+    // Past the isolate's trust in it, the key is read again all the same.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.advanceTimersByTime(KNOWN_KEY_TTL_MS);
+    expect((await fetchPets(key, env, shared)).status).toBe(200);
+    await expectError(await fetchPets(generateApiKey("development"), env, "203.0.113.9"), 401, "unauthorized");
   });
 });

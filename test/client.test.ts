@@ -72,6 +72,9 @@ describe("the typed client hc<AppType>", () => {
       categoryId: number;
       status?: "available" | "pending" | "sold" | undefined;
     }>();
-    expectTypeOf(client.v1.pets[":petId"].$get).parameter(0).toEqualTypeOf<{ param: { petId: string } }>();
+    // getPet takes no query parameter: the client may send none (`query` is only ever empty).
+    expectTypeOf(client.v1.pets[":petId"].$get)
+      .parameter(0)
+      .toEqualTypeOf<{ query?: Record<string, never> | undefined } & { param: { petId: string } }>();
   });
 });

@@ -1,5 +1,6 @@
 // Checks a response of the Worker against openapi.json: its status is declared for
-// the operation (or, for a path the document lacks, is the NotFound response), its
+// the operation (or, for a path the document lacks, is the NotFound response, or the
+// Unauthorized one under /pets/, which checks the key before routing), its
 // headers are declared and valid, its body is valid against the declared schema.
 // test/helpers.ts runs it on every response, so no test has to remember to.
 //
@@ -77,9 +78,11 @@ type Documented = { pointer: string; label: string } | { problem: string };
 const findResponse = (method: string, path: string, status: number): Documented => {
   const template = templates.find(({ pattern }) => pattern.test(path))?.template;
   if (!template) {
-    return status === 404
-      ? { pointer: pointerOf("components", "responses", "NotFound"), label: "an unknown path" }
-      : { problem: `the path is not in the document, so the status must be 404, not ${status}` };
+    if (status === 404) return { pointer: pointerOf("components", "responses", "NotFound"), label: "an unknown path" };
+    if (status === 401 && path.startsWith(`${PREFIX}/pets/`)) {
+      return { pointer: pointerOf("components", "responses", "Unauthorized"), label: "an unknown path under /pets/" };
+    }
+    return { problem: `the path is not in the document, so the status must be 404, not ${status}` };
   }
   const pathItem = document.paths[template] ?? {};
   // HEAD is answered like GET, without a body.

@@ -34,6 +34,12 @@ describe("POST /v1/pets", () => {
       { name: "🐕".repeat(255), categoryId: 1 },
       { name: "  Rex  ", categoryId: 2 },
       { name: "Ünïcødé ñame — 犬", categoryId: 2, status: "sold" },
+      // Every script, right-to-left ones included, combining marks, joined emoji.
+      { name: "שלום", categoryId: 2 },
+      { name: "مرحبا بالعالم", categoryId: 2 },
+      { name: "e\u0301le\u0300ve", categoryId: 2 },
+      { name: "👨\u200D👩\u200D👧", categoryId: 2 },
+      { name: "강아지", categoryId: 2 },
     ];
     for (const pet of accepted) {
       const response = await post(pet);
@@ -58,6 +64,14 @@ describe("POST /v1/pets", () => {
     ["name is too long in code points", { name: "🐕".repeat(256), categoryId: 1 }, "'name'"],
     ["name holds a control character", { name: "Re\u0000x", categoryId: 1 }, "'name'"],
     ["name holds a lone surrogate", { name: "Rex\ud800", categoryId: 1 }, "'name'"],
+    ["name is only zero-width spaces", { name: "\u200b\u200b", categoryId: 1 }, "visible"],
+    ["name is only a word joiner and a space", { name: " \u2060", categoryId: 1 }, "visible"],
+    ["name is only a Hangul filler", { name: "\u3164", categoryId: 1 }, "visible"],
+    ["name is only a Hangul choseong filler", { name: "\u115f", categoryId: 1 }, "visible"],
+    ["name is only a combining mark", { name: "\u0301", categoryId: 1 }, "visible"],
+    ["name holds a right-to-left override", { name: "abc\u202Egpj.exe", categoryId: 1 }, "bidirectional"],
+    ["name holds a bidi isolate", { name: "Rex\u2067x\u2069", categoryId: 1 }, "bidirectional"],
+    ["name holds a line separator", { name: "Rex\u2028Tom", categoryId: 1 }, "'name'"],
     ["name is a number", { name: 42, categoryId: 1 }, "'name'"],
     ["name is null", { name: null, categoryId: 1 }, "'name'"],
     ["categoryId is a string", { name: "Rex", categoryId: "1" }, "'categoryId'"],
@@ -128,6 +142,68 @@ describe("POST /v1/pets", () => {
       body: new TextEncoder().encode('{"name":"Rex","categoryId":1}'),
     });
     await expectError(response, 415, "unsupported_media_type");
+  });
+
+  const sendBytes = (body: BodyInit, headers: HeadersInit = { "Content-Type": "application/json" }) =>
+    call("/v1/pets", { method: "POST", key, headers, body });
+
+  it("answers 400 naming the problem and stores nothing for a body that is not UTF-8", async () => {
+    const before = await countPets();
+    const latin1 = Uint8Array.from(
+      [...'{"name":"Caf', 0xe9, ...'","categoryId":1}'].map((c) => (typeof c === "number" ? c : c.charCodeAt(0))),
+    );
+    const error = await expectError(await sendBytes(latin1), 400, "invalid_request");
+    expect(error.message).toBe("The request body is not valid UTF-8.");
+    expect(await countPets()).toBe(before);
+  });
+
+  it.each(["iso-8859-1", "utf-16", '"latin1"'])("answers 415 for a JSON body in charset %s", async (charset) => {
+    const response = await sendBytes('{"name":"Rex","categoryId":1}', {
+      "Content-Type": `application/json; charset=${charset}`,
+    });
+    const error = await expectError(response, 415, "unsupported_media_type");
+    expect(error.message).toContain("UTF-8");
+  });
+
+  it.each(["gzip", "br", "deflate, gzip"])("answers 415 for a body with Content-Encoding %s", async (encoding) => {
+    const response = await sendBytes('{"name":"Rex","categoryId":1}', {
+      "Content-Type": "application/json",
+      "Content-Encoding": encoding,
+    });
+    const error = await expectError(response, 415, "unsupported_media_type");
+    expect(error.message).toContain("Content-Encoding");
+  });
+
+  it.each([
+    ['{"name":"A","name":"B","categoryId":1}', "name"],
+    ['{"name":"A","categoryId":1,"\\u006eame":"B"}', "name"],
+    ['{"name":"A","categoryId":1,"extra":{"x":1,"y":[{"z":1,"z":2}]}}', "z"],
+  ])("answers 400 naming the repeated member, and stores nothing, for %s", async (body, member) => {
+    const before = await countPets();
+    const error = await expectError(await sendBytes(body), 400, "invalid_request");
+    expect(error.message).toBe(`The request body repeats the member '${member}'.`);
+    expect(await countPets()).toBe(before);
+  });
+
+  it("keeps an error message under 1 KiB however many fields are wrong, naming the first few", async () => {
+    const members = Object.fromEntries(Array.from({ length: 5000 }, (_, index) => [`u${index}`, index]));
+    const error = await expectError(await post({ name: "Rex", categoryId: 1, ...members }), 400, "invalid_request");
+    expect(new TextEncoder().encode(error.message).length).toBeLessThanOrEqual(1024);
+    expect(error.message).toBe(
+      "Unknown body field 'u0'. Unknown body field 'u1'. Unknown body field 'u2'. And 4997 more.",
+    );
+    const long = await expectError(
+      await post({ name: "Rex", categoryId: 1, ["x".repeat(10_000)]: 1 }),
+      400,
+      "invalid_request",
+    );
+    expect(long.message).toBe(`Unknown body field '${"x".repeat(40)}…'.`);
+  });
+
+  it("refuses a query parameter, since createPet reads none", async () => {
+    const response = await call("/v1/pets?dryRun=true", { method: "POST", key, json: { name: "Rex", categoryId: 1 } });
+    const error = await expectError(response, 400, "invalid_request");
+    expect(error.message).toBe("Unknown query parameter 'dryRun'.");
   });
 
   it("accepts JSON sent with a charset parameter", async () => {

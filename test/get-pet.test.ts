@@ -44,6 +44,13 @@ describe("GET /v1/pets/{petId} (deprecated)", () => {
     },
   );
 
+  it("refuses a query parameter, since getPet reads none", async () => {
+    const response = await call(`/v1/pets/${pet.id}?fields=name`, { key });
+    const error = await expectError(response, 400, "invalid_request");
+    expect(error.message).toBe("Unknown query parameter 'fields'.");
+    expectDeprecationHeaders(response);
+  });
+
   it("carries the deprecation headers on a 401 too", async () => {
     const response = await call(`/v1/pets/${pet.id}`, { key: null });
     await expectError(response, 401, "unauthorized");

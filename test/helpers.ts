@@ -1,8 +1,10 @@
 import { env, exports } from "cloudflare:workers";
 import { expect, vi } from "vitest";
 import { generateApiKey, hashApiKey } from "../src/api-keys";
-import type { ErrorBody, NewPet, Pet } from "../src/schemas";
+import type { NewPet, Pet } from "../src/schemas";
 import { expectConformance } from "./conformance";
+
+export { expectError } from "./error-body";
 
 export const BASE_URL = "https://petstore.test";
 
@@ -47,17 +49,6 @@ export const createPet = async (key: string, pet: Partial<NewPet>): Promise<Pet>
 export const countPets = async (): Promise<number> => {
   const row = await env.DB.prepare("select count(*) as count from pets").first<{ count: number }>();
   return row?.count ?? 0;
-};
-
-/** Asserts the Error body and its agreement with the HTTP status; returns the body. */
-export const expectError = async (response: Response, status: number, code: string): Promise<ErrorBody> => {
-  expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
-  const body = (await response.json()) as ErrorBody;
-  expect(Object.keys(body).sort()).toEqual(["code", "message", "status"]);
-  expect(body).toMatchObject({ code, status });
-  expect(response.status).toBe(status);
-  expect(body.message).not.toBe("");
-  return body;
 };
 
 /**

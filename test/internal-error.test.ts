@@ -18,4 +18,15 @@ it("answers an uncaught exception with a clean 500 that leaks no SQL or stack", 
     }
   });
   expect(lines.map((line) => line.level)).toEqual(["error", "error", "error"]);
+  // The log keeps the request id, the route, the error and the SQL, but not the values
+  // bound to it: the pet's name is user data.
+  expect(lines.find((line) => line.method === "POST")).toMatchObject({
+    requestId: expect.any(String),
+    method: "POST",
+    route: "/v1/pets",
+    error: "DrizzleQueryError",
+    query: expect.stringMatching(/^insert into "pets"/),
+    cause: expect.stringContaining("no such table: pets"),
+  });
+  expect(JSON.stringify(lines)).not.toContain("Rex");
 });

@@ -69,4 +69,12 @@ describe("GET /v1/pets", () => {
     const body = await expectError(response, 400, "invalid_request");
     expect(body.message).toContain(`'${parameter}'`);
   });
+
+  it.each(["limit=1&limit=2", "status=sold&status=pending", "cursor=a&cursor=b"])(
+    "says a parameter must be given once for ?%s",
+    async (query) => {
+      const body = await expectError(await call(`/v1/pets?${query}`, { key }), 400, "invalid_request");
+      expect(body.message).toBe(`Query parameter '${query.split("=")[0]}' must be given once.`);
+    },
+  );
 });

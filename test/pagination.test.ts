@@ -1,6 +1,9 @@
+import { createExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import worker from "../src/index";
 import type { Pet } from "../src/schemas";
-import { BASE_URL, call, createApiKey, createPet, expectError } from "./helpers";
+import { BASE_URL, call, createApiKey, createPet, errorLogLines, expectError } from "./helpers";
 
 let key: string;
 let created: Pet[];
@@ -115,5 +118,53 @@ describe("GET /v1/pets pagination", () => {
       const response = await call(`/v1/pets?limit=3&cursor=${cursor}`, { key });
       expect(await response.json()).toEqual(created.slice(2, 5));
     });
+  });
+});
+
+describe("the cursor secret", () => {
+  const OLD = "old-cursor-secret-0123456789abcdef";
+  const NEW = "new-cursor-secret-0123456789abcdef";
+
+  /** listPets through the Worker's fetch with other secrets than the suite's. */
+  const listWith = (secrets: Partial<Cloudflare.Env> & { CURSOR_SECRET_PREVIOUS?: string }, query: string) =>
+    worker.fetch(
+      new Request(`${BASE_URL}/v1/pets?${query}`, { headers: { Authorization: `Bearer ${key}` } }),
+      { ...env, ...secrets },
+      createExecutionContext(),
+    );
+  // Full pages stay in the isolate with their next cursor; each case uses a limit of
+  // its own so that it signs and reads cursors anew.
+  const cursorOf = async (response: Response) => new URL(nextLink(response) ?? "").searchParams.get("cursor") ?? "";
+
+  it("keeps the cursors handed out before a rotation valid while CURSOR_SECRET_PREVIOUS holds the old secret", async () => {
+    const cursor = await cursorOf(await listWith({ CURSOR_SECRET: OLD }, "limit=7"));
+    const rotated = await listWith({ CURSOR_SECRET: NEW, CURSOR_SECRET_PREVIOUS: OLD }, `limit=7&cursor=${cursor}`);
+    expect(((await rotated.json()) as Pet[])[0]).toEqual(created[7]);
+    const afterwards = await listWith({ CURSOR_SECRET: NEW }, `limit=7&cursor=${cursor}`);
+    await expectError(afterwards, 400, "invalid_request");
+  });
+
+  it.each([
+    ["missing", { CURSOR_SECRET: "" }, "limit=8", "CURSOR_SECRET"],
+    ["shorter than 32 bytes", { CURSOR_SECRET: "too-short-a-secret" }, "limit=9", "CURSOR_SECRET"],
+    [
+      "previous one shorter than 32 bytes",
+      { CURSOR_SECRET: NEW, CURSOR_SECRET_PREVIOUS: "short" },
+      "limit=2&cursor=",
+      "CURSOR_SECRET_PREVIOUS",
+    ],
+  ])("answers 500 and names the problem in the log when the %s", async (_, secrets, query, name) => {
+    const fullQuery = query.endsWith("cursor=")
+      ? query + (await cursorOf(await listWith({ CURSOR_SECRET: OLD }, "limit=10")))
+      : query;
+    const lines = await errorLogLines(async () => {
+      await expectError(await listWith(secrets, fullQuery), 500, "internal_error");
+    });
+    expect(lines).toEqual([
+      expect.objectContaining({
+        error: `Error: ${name} is missing or shorter than 32 bytes: set it (README, "Deploying").`,
+      }),
+    ]);
+    expect(JSON.stringify(lines)).not.toContain("too-short-a-secret");
   });
 });

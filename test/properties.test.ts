@@ -1,19 +1,23 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PET_STATUSES, petSchema } from "../src/schemas";
+import { type ErrorBody, PET_STATUSES, petSchema } from "../src/schemas";
 import { call, createApiKey } from "./helpers";
 
 // Each property gets a key of its own: a run is at most ~200 requests, under the test rate limit.
 const RUNS = 100;
 const text = fc.string({ unit: "binary", maxLength: 300 });
 
-/** A response to anything must be a success or a well-formed client error, never a 5xx. */
+/**
+ * A response to anything must be a success or a well-formed client error, never a 5xx,
+ * with a message of at most 1 KiB whatever the request held.
+ */
 const expectHandled = async (response: Response, allowed: number[]) => {
   expect(allowed).toContain(response.status);
   const body = await response.json();
   if (response.status >= 400) {
     expect(body).toEqual({ code: expect.any(String), message: expect.any(String), status: response.status });
+    expect(new TextEncoder().encode((body as ErrorBody).message).length).toBeLessThanOrEqual(1024);
   }
   return body;
 };

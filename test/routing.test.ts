@@ -15,6 +15,25 @@ describe("routing", () => {
   );
 
   it.each([
+    ["/v1/pets/", "a key", 404],
+    ["/v1/pets/1/owner", "a key", 404],
+    // The key is checked before routing under /v1/pets: no answer tells what exists there.
+    ["/v1/pets/", "no key", 401],
+    ["/v1/pets/1/owner", "no key", 401],
+    ["/v1/pets", "no key", 401],
+    ["/v1/pets/1", "no key", 401],
+  ] as const)("answers %s with %s with Cache-Control: no-store", async (path, credentials, status) => {
+    const response = await call(path, { key: credentials === "a key" ? key : null });
+    expect(response.status).toBe(status);
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+  });
+
+  it("echoes no more than a short, marked part of a long unknown path", async () => {
+    const error = await expectError(await call(`/v1/${"x".repeat(16 * 1024)}`, { key }), 404, "not_found");
+    expect(error.message).toBe(`No route matches GET /v1/${"x".repeat(60)}….`);
+  });
+
+  it.each([
     ["PUT", "/v1/pets", "GET, HEAD, POST"],
     ["DELETE", "/v1/pets", "GET, HEAD, POST"],
     ["PATCH", "/v1/pets", "GET, HEAD, POST"],

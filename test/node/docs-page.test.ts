@@ -1,70 +1,28 @@
-import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { type AddressInfo, createServer } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawnWrangler } from "../../scripts/wrangler";
+import { type DevServer, startDevServer } from "../../scripts/dev-server";
 import { CHROMIUM_ARGS, findChromium } from "./chromium";
 
 // The reference page in a real browser: `wrangler dev` serves the Worker as in
 // production, and Debian's Chromium renders the page.
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-
-let wrangler: ChildProcess | undefined;
-let wranglerOutput = "";
+let server: DevServer | undefined;
 let browser: Browser | undefined;
 let origin = "";
-const state = mkdtempSync(path.join(tmpdir(), "petstore-docs-test-"));
-
-const waitUntilReady = async () => {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (wrangler?.exitCode !== null) throw new Error(`wrangler dev exited:\n${wranglerOutput}`);
-    try {
-      if ((await fetch(`${origin}/v1/openapi.json`)).ok) return;
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`wrangler dev did not answer within 90 s:\n${wranglerOutput}`);
-};
 
 beforeAll(async () => {
-  const [port, inspectorPort] = [await freePort(), await freePort()];
-  origin = `http://127.0.0.1:${port}`;
-  // Its own process group, so that afterAll ends wrangler and the workerd it starts.
-  wrangler = spawnWrangler(
-    [
-      "dev",
-      ...["--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort)],
-      ...["--var", "CURSOR_SECRET:docs-page-test", "--persist-to", state, "--show-interactive-dev-session=false"],
-    ],
-    { stdio: ["ignore", "pipe", "pipe"], detached: true },
-  );
-  for (const stream of [wrangler.stdout, wrangler.stderr]) stream?.on("data", (chunk) => (wranglerOutput += chunk));
-  await waitUntilReady();
+  server = await startDevServer({
+    name: "the docs page test",
+    command: "wrangler dev",
+    args: ["--var", "CURSOR_SECRET:docs-page-test"],
+  });
+  origin = server.origin;
   browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  if (wrangler?.pid && wrangler.exitCode === null) {
-    const exited = new Promise((resolve) => wrangler?.once("exit", resolve));
-    process.kill(-wrangler.pid, "SIGTERM");
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    if (wrangler.exitCode === null) process.kill(-wrangler.pid, "SIGKILL");
-  }
-  rmSync(state, { recursive: true, force: true });
+  await server?.stop();
 });
 
 describe("GET /v1/docs in Chromium", () => {

@@ -1,0 +1,135 @@
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "./env";
+import { ApiError, excerpt } from "./errors";
+
+// The rules for a JSON request body, checked in the order a client can fix them:
+// how it is sent (415), how big it is (413), then its bytes and syntax (400).
+
+export const MAX_BODY_BYTES = 64 * 1024;
+/**
+ * An oversized body is still read to its end, and thrown away, before the 413 is sent:
+ * a server that answers while the client is still sending makes HTTP/1.1 clients and
+ * proxies (wrangler dev's among them) see a reset or a 503 instead of the answer.
+ * Cloudflare refuses bodies over 100 MB (Free and Pro plans) before the Worker runs,
+ * so in practice every body that reaches it is read; past this, reading stops.
+ */
+const MAX_DISCARDED_BYTES = 100 * 1024 * 1024;
+
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
+
+const unsupported = (message: string) => new ApiError("unsupported_media_type", message);
+const invalid = (message: string) => new ApiError("invalid_request", message);
+const tooLarge = () => new ApiError("payload_too_large", `The request body must not exceed ${MAX_BODY_BYTES} bytes.`);
+
+/** RFC 8259, section 8.1: JSON exchanged between systems is UTF-8. */
+const checkHowItIsSent = (contentType: string | undefined, contentEncoding: string | undefined) => {
+  const mediaType = contentType?.split(";")[0]?.trim() ?? "";
+  if (!JSON_MEDIA_TYPE.test(mediaType)) throw unsupported("The request body must be sent as application/json.");
+  const charset = CHARSET_PARAMETER.exec(contentType ?? "")?.[1];
+  if (charset !== undefined && charset.toLowerCase() !== "utf-8") {
+    throw unsupported(`The request body must be UTF-8 JSON, not charset '${excerpt(charset)}'.`);
+  }
+  if (contentEncoding !== undefined && contentEncoding.trim().toLowerCase() !== "identity") {
+    throw unsupported(`Content-Encoding '${excerpt(contentEncoding)}' is not accepted: send the body uncompressed.`);
+  }
+};
+
+const discard = async (reader: ReadableStreamDefaultReader<Uint8Array>, alreadyRead: number) => {
+  let read = alreadyRead;
+  while (read <= MAX_DISCARDED_BYTES) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    read += value.byteLength;
+  }
+  await reader.cancel();
+};
+
+/** The whole body, if it is at most MAX_BODY_BYTES, whether it came with a Content-Length or chunked. */
+const readBounded = async (body: ReadableStream<Uint8Array> | null): Promise<Uint8Array> => {
+  if (!body) return new Uint8Array();
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await discard(reader, size);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+};
+
+// A leading byte order mark is dropped, as RFC 8259 allows a parser to.
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/**
+ * The first member name that an object of `text` repeats. JSON.parse keeps the last of
+ * them, while other parsers (a proxy's, a firewall's) keep the first: refusing them
+ * means everyone reads the same request. `text` must be valid JSON.
+ */
+const firstRepeatedMember = (text: string): string | undefined => {
+  // One entry per open object (its member names so far) or array (null).
+  const open: (Set<string> | null)[] = [];
+  let expectingName = false;
+  for (let index = 0; index < text.length; index++) {
+    const character = text[index];
+    if (character === '"') {
+      let end = index + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
+      const names = open.at(-1);
+      if (expectingName && names) {
+        const name: string = JSON.parse(text.slice(index, end + 1));
+        if (names.has(name)) return name;
+        names.add(name);
+        expectingName = false;
+      }
+      index = end;
+    } else if (character === "{") {
+      open.push(new Set());
+      expectingName = true;
+    } else if (character === "[") {
+      open.push(null);
+    } else if (character === "}" || character === "]") {
+      open.pop();
+    } else if (character === ",") {
+      expectingName = open.at(-1) instanceof Set;
+    }
+  }
+  return undefined;
+};
+
+/**
+ * Reads and checks a JSON request body, then leaves its text where Hono's JSON
+ * validator reads it (`c.req.bodyCache.text`), so the body is read once.
+ */
+export const jsonBody = createMiddleware<AppEnv>(async (c, next) => {
+  checkHowItIsSent(c.req.header("Content-Type"), c.req.header("Content-Encoding"));
+  const bytes = await readBounded(c.req.raw.body);
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw invalid("The request body is not valid UTF-8.");
+  }
+  try {
+    JSON.parse(text);
+  } catch {
+    throw invalid("The request body is not valid JSON.");
+  }
+  const repeated = firstRepeatedMember(text);
+  if (repeated !== undefined) throw invalid(`The request body repeats the member '${excerpt(repeated)}'.`);
+  // Hono keeps the promise of each body form here (its type says the value).
+  (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
+  await next();
+});

@@ -1,0 +1,28 @@
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "./env";
+
+// Headers added to whole groups of answers, errors included (src/index.ts mounts
+// them outside the routes and the 405 handling, so that every answer gets them).
+
+/** Answers about pets are for the caller only: no shared or browser cache may keep them. */
+export const noStore = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  c.res.headers.set("Cache-Control", "no-store");
+});
+
+// RFC 9745 (Deprecation, as "@" + Unix seconds) and RFC 8594 (Sunset). The
+// deprecation date must not be later than the sunset.
+export const GET_PET_DEPRECATED_AT = Date.UTC(2026, 10, 21) / 1000;
+export const GET_PET_SUNSET = new Date(Date.UTC(2030, 11, 5));
+
+const DEPRECATION_HEADERS = [
+  ["Deprecation", `@${GET_PET_DEPRECATED_AT}`],
+  ["Sunset", GET_PET_SUNSET.toUTCString()],
+  ["Link", '</v1/pets>; rel="successor-version"'],
+] as const;
+
+/** On every answer of the deprecated GET /v1/pets/{petId}. */
+export const deprecated = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  for (const [name, value] of DEPRECATION_HEADERS) c.res.headers.set(name, value);
+});

@@ -1,0 +1,144 @@
+import { connect, type Socket } from "node:net";
+import { expect, inject } from "vitest";
+
+export { expectError } from "../error-body";
+
+// What the e2e tests share: the server under test and its key (test/e2e/global-setup.ts),
+// requests to it, and the checks that every file makes.
+
+export const baseUrl = inject("baseUrl");
+export const apiKey = inject("apiKey");
+
+export type Pet = { id: number; name: string; categoryId: number; status: "available" | "pending" | "sold" };
+
+type ApiInit = RequestInit & { key?: string | null; json?: unknown };
+
+/** A request to the server under test, with the test key unless `key` names another one or null. */
+export const api = (path: string, { key = apiKey, json, headers, ...init }: ApiInit = {}) => {
+  const allHeaders = new Headers(headers);
+  if (key !== null) allHeaders.set("Authorization", `Bearer ${key}`);
+  if (json !== undefined) {
+    allHeaders.set("Content-Type", "application/json");
+    init.body = JSON.stringify(json);
+  }
+  return fetch(new URL(path, baseUrl), { ...init, headers: allHeaders });
+};
+
+/**
+ * Every pet these tests create is named so: on a live deployment (npm run smoke) they
+ * stay among real pets, and this is how to tell them apart.
+ */
+export const petName = (purpose: string) => `smoke-test ${purpose} ${crypto.randomUUID().slice(0, 8)}`;
+
+export const createPet = async (purpose: string, fields: Partial<Omit<Pet, "id" | "name">> = {}): Promise<Pet> => {
+  const response = await api("/v1/pets", {
+    method: "POST",
+    json: { name: petName(purpose), categoryId: 1, ...fields },
+  });
+  expect(response.status).toBe(201);
+  return (await response.json()) as Pet;
+};
+
+/** The target of the `Link: <...>; rel="next"` header, if any. */
+export const nextLink = (response: Response): string | undefined =>
+  /<([^>]*)>\s*;\s*rel="next"/.exec(response.headers.get("Link") ?? "")?.[1];
+
+/** One HTTP/1.1 request as bytes, with Host and the test key, and a Content-Length when it has a body. */
+export const httpRequest = (method: string, path: string, headers: Record<string, string> = {}, body = "") => {
+  const { host } = new URL(baseUrl);
+  const lines = [`${method} ${path} HTTP/1.1`, `Host: ${host}`, `Authorization: Bearer ${apiKey}`];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  if (body) lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
+  return Buffer.from(`${lines.join("\r\n")}\r\n\r\n${body}`);
+};
+
+/**
+ * Opens a connection, lets `send` write to it exactly what it wants, and parses what the
+ * server answers until it closes the connection: for tests where the framing matters,
+ * which fetch hides. A reset or a write the server refused fails the exchange.
+ */
+const rawExchange = (send: (socket: Socket) => Promise<void> | void): Promise<Response[]> =>
+  new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(baseUrl);
+    const socket = connect(Number(port), hostname);
+    const received: Buffer[] = [];
+    socket.on("data", (chunk) => received.push(chunk));
+    socket.on("error", reject);
+    socket.on("end", () => {
+      try {
+        resolve(parseResponses(Buffer.concat(received)));
+      } catch (error) {
+        reject(error);
+      }
+    });
+    socket.setTimeout(30_000, () => socket.destroy(new Error("the server neither answered nor closed")));
+    socket.once("connect", async () => {
+      try {
+        await send(socket);
+      } catch (error) {
+        socket.destroy(error as Error);
+      }
+    });
+  });
+
+/** Sends `requests` back to back on one connection; the last one should say `Connection: close`. */
+export const rawHttp = (...requests: Buffer[]): Promise<Response[]> =>
+  rawExchange((socket) => {
+    socket.write(Buffer.concat(requests));
+  });
+
+/**
+ * POSTs a JSON body with Transfer-Encoding: chunked, one chunk at a time, `pauseMs` apart
+ * (a slow client), on a connection of its own.
+ */
+export const chunkedPost = (path: string, chunks: Buffer[], pauseMs = 0): Promise<Response[]> =>
+  rawExchange(async (socket) => {
+    const head = httpRequest("POST", path, {
+      "Content-Type": "application/json",
+      "Transfer-Encoding": "chunked",
+      Connection: "close",
+    });
+    const written = (data: Buffer | string) =>
+      new Promise<void>((resolve, reject) => socket.write(data, (error) => (error ? reject(error) : resolve())));
+    await written(head);
+    for (const chunk of chunks) {
+      await written(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]));
+      if (pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+    await written("0\r\n\r\n");
+  });
+
+/** HTTP/1.1 responses (with a Content-Length or chunked) one after the other. */
+const parseResponses = (bytes: Buffer): Response[] => {
+  const responses: Response[] = [];
+  let offset = 0;
+  while (offset < bytes.length) {
+    const headEnd = bytes.indexOf("\r\n\r\n", offset);
+    if (headEnd < 0) throw new Error(`an incomplete response head: ${bytes.subarray(offset).toString()}`);
+    const [statusLine = "", ...fields] = bytes.subarray(offset, headEnd).toString("latin1").split("\r\n");
+    const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1]);
+    if (!status) throw new Error(`not an HTTP/1.1 status line: ${statusLine}`);
+    const headers = new Headers(fields.map((field) => field.split(/:\s*(.*)/s, 2) as [string, string]));
+    offset = headEnd + 4;
+    let body: Buffer;
+    if (headers.get("Transfer-Encoding")?.toLowerCase() === "chunked") {
+      const chunks: Buffer[] = [];
+      for (;;) {
+        const sizeEnd = bytes.indexOf("\r\n", offset);
+        const size = Number.parseInt(bytes.subarray(offset, sizeEnd).toString(), 16);
+        offset = sizeEnd + 2;
+        if (!size) break;
+        chunks.push(bytes.subarray(offset, offset + size));
+        offset += size + 2;
+      }
+      offset = bytes.indexOf("\r\n", offset) + 2; // the empty trailer
+      body = Buffer.concat(chunks);
+    } else {
+      const length = Number(headers.get("Content-Length") ?? bytes.length - offset);
+      body = bytes.subarray(offset, offset + length);
+      offset += length;
+    }
+    responses.push(new Response(body, { status, headers }));
+  }
+  return responses;
+};

@@ -1,0 +1,93 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, createPet, expectError, nextLink, type Pet, petName } from "../client";
+
+// The three operations over HTTP, as the README shows them with curl.
+
+describe("POST /v1/pets", () => {
+  it("answers 201 with the stored pet and its Location", async () => {
+    const name = petName("createPet");
+    const response = await api("/v1/pets", { method: "POST", json: { name, categoryId: 7, status: "pending" } });
+    expect(response.status).toBe(201);
+    const pet = (await response.json()) as Pet;
+    expect(pet).toEqual({ id: expect.any(Number), name, categoryId: 7, status: "pending" });
+    expect(response.headers.get("Location")).toBe(`/v1/pets/${pet.id}`);
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+  });
+});
+
+describe("GET /v1/pets", () => {
+  it("answers a JSON array of pets, filtered by status", async () => {
+    const response = await api("/v1/pets?status=sold&limit=5");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
+    const pets = (await response.json()) as Pet[];
+    expect(Array.isArray(pets)).toBe(true);
+    expect(pets.length).toBeLessThanOrEqual(5);
+    for (const pet of pets) expect(pet).toMatchObject({ id: expect.any(Number), status: "sold" });
+  });
+
+  // From the first page only: on a live deployment, walking every page could take
+  // thousands of requests (test/e2e/local/pagination.test.ts walks them all).
+  it("links each page to the next with rel=next, in ascending id order", async () => {
+    for (const purpose of ["page 1", "page 2", "page 3"]) await createPet(purpose);
+    const ids: number[] = [];
+    let url = "/v1/pets?limit=1";
+    for (let page = 1; page <= 3; page++) {
+      const response = await api(url);
+      expect(response.status).toBe(200);
+      const pets = (await response.json()) as Pet[];
+      expect(pets).toHaveLength(1);
+      ids.push((pets[0] as Pet).id);
+      if (page === 3) break;
+      const next = nextLink(response);
+      expect(next, `page ${page} of at least 3 has a next link`).toBeDefined();
+      const nextUrl = new URL(next as string);
+      expect(nextUrl.origin).toBe(new URL(response.url).origin);
+      expect(nextUrl.pathname).toBe("/v1/pets");
+      expect(nextUrl.searchParams.get("limit")).toBe("1");
+      expect(nextUrl.searchParams.get("cursor")).toBeTruthy();
+      url = nextUrl.href;
+    }
+    expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b));
+  });
+});
+
+describe("GET /v1/pets/{petId} (deprecated)", () => {
+  const DEPRECATION = {
+    deprecation: "@1795219200",
+    sunset: "Thu, 05 Dec 2030 00:00:00 GMT",
+    link: '</v1/pets>; rel="successor-version"',
+  };
+  const expectDeprecated = (response: Response) => {
+    expect(Object.fromEntries(Object.keys(DEPRECATION).map((name) => [name, response.headers.get(name)]))).toEqual(
+      DEPRECATION,
+    );
+  };
+  let pet: Pet;
+  beforeAll(async () => {
+    pet = await createPet("getPet", { categoryId: 3, status: "sold" });
+  });
+
+  it("answers 200 with the pet and the deprecation headers", async () => {
+    const response = await api(`/v1/pets/${pet.id}`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(pet);
+    expectDeprecated(response);
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+  });
+
+  it("answers 404 with an Error body for an unknown id, deprecated too", async () => {
+    const response = await api(`/v1/pets/${Number.MAX_SAFE_INTEGER}`);
+    await expectError(response, 404, "not_found");
+    expectDeprecated(response);
+  });
+
+  it("sends the deprecation headers with 400 and 401 too", async () => {
+    const invalid = await api("/v1/pets/abc");
+    await expectError(invalid, 400, "invalid_request");
+    expectDeprecated(invalid);
+    const unauthorized = await api(`/v1/pets/${pet.id}`, { key: null });
+    await expectError(unauthorized, 401, "unauthorized");
+    expectDeprecated(unauthorized);
+  });
+});

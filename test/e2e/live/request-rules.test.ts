@@ -1,0 +1,119 @@
+import { describe, expect, it } from "vitest";
+import { api, expectError, httpRequest, petName, rawHttp } from "../client";
+
+// What a request must be, as a client on a real connection sends it: raw bytes,
+// charsets, encodings, repeated members and parameters. Every refused request stores
+// nothing, so these are safe against a live deployment.
+
+const post = (body: string | Uint8Array, headers: Record<string, string> = {}) =>
+  api("/v1/pets", { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body });
+
+describe("POST /v1/pets body bytes", () => {
+  it("answers 400 to a body that is not UTF-8 (a Latin-1 é), naming the problem", async () => {
+    const name = petName("latin1");
+    const body = Buffer.concat([
+      Buffer.from(`{"name":"${name} Caf`),
+      Buffer.from([0xe9]),
+      Buffer.from('","categoryId":1}'),
+    ]);
+    const error = await expectError(await post(body), 400, "invalid_request");
+    expect(error.message).toBe("The request body is not valid UTF-8.");
+    const stored = (await (await api("/v1/pets?limit=100")).json()) as { name: string }[];
+    expect(stored.some((pet) => pet.name.startsWith(name))).toBe(false);
+  });
+
+  it.each(["iso-8859-1", "utf-16", "windows-1252"])(
+    "answers 415 to a JSON body declared as charset=%s",
+    async (charset) => {
+      const body = JSON.stringify({ name: petName("charset"), categoryId: 1 });
+      const response = await post(body, { "Content-Type": `application/json; charset=${charset}` });
+      await expectError(response, 415, "unsupported_media_type");
+    },
+  );
+
+  it("accepts charset=utf-8", async () => {
+    const body = JSON.stringify({ name: petName("utf-8"), categoryId: 1 });
+    expect((await post(body, { "Content-Type": "application/json; charset=UTF-8" })).status).toBe(201);
+  });
+
+  it("answers 415 to a compressed body rather than decoding it", async () => {
+    const [answer] = await rawHttp(
+      httpRequest(
+        "POST",
+        "/v1/pets",
+        { "Content-Type": "application/json", "Content-Encoding": "gzip", Connection: "close" },
+        "\u001f\u008b not really gzip",
+      ),
+    );
+    const error = await expectError(answer as Response, 415, "unsupported_media_type");
+    expect(error.message).toContain("Content-Encoding");
+  });
+
+  it("answers 400 to a repeated member name, naming it, whichever one a parser would keep", async () => {
+    const body = `{"name":"${petName("first")}","name":"${petName("second")}","categoryId":1}`;
+    const error = await expectError(await post(body), 400, "invalid_request");
+    expect(error.message).toBe("The request body repeats the member 'name'.");
+  });
+});
+
+describe("names", () => {
+  it.each([
+    ["zero-width spaces", "\u200b\u200b"],
+    ["a Hangul filler", "\u3164"],
+    ["a right-to-left override", "smoke-test abc\u202Egpj.exe"],
+    ["a line separator", "smoke-test a\u2028b"],
+  ])("refuses a name of %s", async (_, name) => {
+    const error = await expectError(
+      await api("/v1/pets", { method: "POST", json: { name, categoryId: 1 } }),
+      400,
+      "invalid_request",
+    );
+    expect(error.message).toContain("'name'");
+  });
+
+  it("accepts names in right-to-left scripts, with combining marks and joined emoji", async () => {
+    for (const suffix of ["שלום", "e\u0301le\u0300ve", "👨\u200D👩\u200D👧"]) {
+      const name = `${petName("unicode")} ${suffix}`;
+      const response = await api("/v1/pets", { method: "POST", json: { name, categoryId: 1 } });
+      expect(response.status).toBe(201);
+      expect(((await response.json()) as { name: string }).name).toBe(name);
+    }
+  });
+});
+
+describe("query parameters", () => {
+  it.each([
+    [
+      "POST /v1/pets",
+      () => api("/v1/pets?dryRun=1", { method: "POST", json: { name: petName("query"), categoryId: 1 } }),
+    ],
+    ["GET /v1/pets/{petId}", () => api("/v1/pets/1?fields=name")],
+    ["GET /v1/pets", () => api("/v1/pets?stauts=sold")],
+  ])("refuses an unknown one on %s", async (_, send) => {
+    const error = await expectError(await send(), 400, "invalid_request");
+    expect(error.message).toMatch(/^Unknown query parameter '/);
+  });
+
+  it("says a repeated one must be given once", async () => {
+    const error = await expectError(await api("/v1/pets?limit=1&limit=2"), 400, "invalid_request");
+    expect(error.message).toBe("Query parameter 'limit' must be given once.");
+  });
+});
+
+describe("error messages", () => {
+  it("stay under 1 KiB for a body with 5,000 unknown members", async () => {
+    const members = Object.fromEntries(Array.from({ length: 5000 }, (_, index) => [`u${index}`, index]));
+    const response = await api("/v1/pets", {
+      method: "POST",
+      json: { name: petName("members"), categoryId: 1, ...members },
+    });
+    const error = await expectError(response, 400, "invalid_request");
+    expect(Buffer.byteLength(error.message)).toBeLessThanOrEqual(1024);
+    expect(error.message).toMatch(/And 4997 more\.$/);
+  });
+
+  it("quote only a short, marked part of a 16 KB unknown path", async () => {
+    const error = await expectError(await api(`/v1/${"x".repeat(16 * 1024)}`), 404, "not_found");
+    expect(error.message).toBe(`No route matches GET /v1/${"x".repeat(60)}….`);
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { api, apiKey, expectError, httpRequest, rawHttp } from "../client";
+
+// What only the scratch `npm run dev` may be put through: a flood of guessed keys, and
+// requests that the runtime in front of the Worker answers itself.
+
+const randomKey = () => {
+  const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  return `ps_test_${Array.from(crypto.getRandomValues(new Uint8Array(43)), (byte) => alphabet[byte % 62]).join("")}`;
+};
+
+describe("a client guessing keys", () => {
+  // AUTH_FAILURE_LIMITER in wrangler.toml: 60 attempts per address and minute. Under
+  // wrangler dev the client's address is the CF-Connecting-IP it sends, so each run
+  // uses addresses of its own.
+  const address = () =>
+    `198.18.${crypto.getRandomValues(new Uint8Array(1))[0]}.${crypto.getRandomValues(new Uint8Array(1))[0]}`;
+
+  it("gets 429 with Retry-After past 60 unknown keys a minute, while a valid key from the same address works", async () => {
+    const attacker = address();
+    const statuses: number[] = [];
+    for (let guess = 0; guess < 61; guess++) {
+      const response = await api("/v1/pets", { key: randomKey(), headers: { "CF-Connecting-IP": attacker } });
+      statuses.push(response.status);
+      await response.arrayBuffer();
+    }
+    expect(statuses.slice(0, 60).every((status) => status === 401)).toBe(true);
+    const refused = await api("/v1/pets", { key: randomKey(), headers: { "CF-Connecting-IP": attacker } });
+    await expectError(refused, 429, "rate_limited");
+    expect(refused.headers.get("Retry-After")).toBe("60");
+    expect(refused.headers.get("Cache-Control")).toBe("no-store");
+    const valid = await api("/v1/pets?limit=1", { key: apiKey, headers: { "CF-Connecting-IP": attacker } });
+    expect(valid.status).toBe(200);
+    await expectError(
+      await api("/v1/pets", { key: randomKey(), headers: { "CF-Connecting-IP": address() } }),
+      401,
+      "unauthorized",
+    );
+  });
+});
+
+describe("requests the runtime answers before the Worker", () => {
+  it("answers an unknown method with 501 in plain text", async () => {
+    const [answer] = await rawHttp(httpRequest("FOO", "/v1/pets", { Connection: "close" }));
+    expect(answer?.status).toBe(501);
+    expect(answer?.headers.get("Content-Type")).toMatch(/^text\/plain/);
+  });
+
+  it("answers CONNECT with 500 in plain text", async () => {
+    const [answer] = await rawHttp(httpRequest("CONNECT", "/v1/pets", { Connection: "close" }));
+    expect(answer?.status).toBe(500);
+    expect(await answer?.text()).toBe("Internal Server Error");
+  });
+
+  it("lets a method it knows through to the Worker, which answers 405 with Allow", async () => {
+    const [answer] = await rawHttp(httpRequest("PROPFIND", "/v1/pets", { Connection: "close" }));
+    await expectError(answer as Response, 405, "method_not_allowed");
+    expect(answer?.headers.get("Allow")).toBe("GET, HEAD, POST");
+  });
+});

@@ -1,0 +1,17 @@
+import { expect } from "vitest";
+
+type ErrorBody = { code: string; message: string; status: number };
+
+/**
+ * Asserts the Error body and its agreement with the HTTP status; returns the body.
+ * Shared by the suite inside workerd (test/helpers.ts) and the one over HTTP (test/e2e).
+ */
+export const expectError = async (response: Response, status: number, code: string): Promise<ErrorBody> => {
+  expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
+  const body = (await response.json()) as ErrorBody;
+  expect(Object.keys(body).sort()).toEqual(["code", "message", "status"]);
+  expect(body).toMatchObject({ code, status });
+  expect(response.status).toBe(status);
+  expect(body.message).not.toBe("");
+  return body;
+};
