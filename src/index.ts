@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
+import { documentCors, petCors, petsCollectionCors } from "./cors";
 import { createDatabase } from "./db/client";
 import { deleteExpiredIdempotencyKeys } from "./db/pets";
 import type { AppEnv } from "./env";
@@ -16,6 +17,10 @@ app.use(requestLog);
 // matches /v1/pets itself and every path under it, unknown ones included.
 app.use("/v1/pets/*", noStore);
 app.use("/v1/pets/:petId", deprecated);
+// Before the 405 handling (a preflight is an OPTIONS) and before authentication.
+app.use("/v1/pets", petsCollectionCors);
+app.use("/v1/pets/:petId", petCors);
+app.use("/v1/openapi.json", documentCors);
 app.use(methodNotAllowed({ app, onMethodNotAllowed: handleMethodNotAllowed }));
 app.route("/v1", documentationRoutes);
 const routes = app.route("/v1/pets", petRoutes);

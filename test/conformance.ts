@@ -26,7 +26,15 @@ const document = structuredClone(openapi) as unknown as {
 const DOCUMENT_URI = "https://petstore.invalid/openapi.json";
 
 /** Headers that HTTP itself describes; OpenAPI says not to declare them. */
-const UNDECLARED_HEADERS = new Set(["content-type", "content-length"]);
+// Transport headers, not the operation's: the body's framing, and CORS (src/cors.ts),
+// which an OpenAPI document does not describe.
+const UNDECLARED_HEADERS = new Set([
+  "content-type",
+  "content-length",
+  "vary",
+  "access-control-allow-origin",
+  "access-control-expose-headers",
+]);
 
 // Every server carries the same prefix (/v1); paths in the document follow it.
 const prefixes = new Set(document.servers.map(({ url }) => new URL(url.replaceAll(/[{}]/g, "")).pathname));

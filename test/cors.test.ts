@@ -1,0 +1,118 @@
+import { createExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { countRoundTrips } from "../bench/count-bindings";
+import worker from "../src/index";
+import { BASE_URL, createApiKey, expectError } from "./helpers";
+
+// CORS as a browser on another origin meets it. Preflights are the transport's, not
+// operations of the document, so these requests go to the Worker's fetch directly
+// rather than through the conformance check of call().
+
+const APP = "https://app.example";
+const EXPOSED = "Link,Location,x-d1-bookmark,X-Request-Id,Retry-After,Idempotent-Replayed,Deprecation,Sunset";
+
+let key: string;
+beforeAll(async () => {
+  key = await createApiKey("browser");
+});
+
+/** The Worker under `allowedOrigins` (the var ALLOWED_ORIGINS), on the real bindings. */
+const fetchAs = (path: string, init: RequestInit, allowedOrigins = "*", bindings: Cloudflare.Env = env) =>
+  worker.fetch(
+    new Request(`${BASE_URL}${path}`, init),
+    { ...bindings, ALLOWED_ORIGINS: allowedOrigins },
+    createExecutionContext(),
+  );
+
+const preflight = (method: string, requestHeaders: string, origin = APP) => ({
+  method: "OPTIONS",
+  headers: {
+    Origin: origin,
+    "Access-Control-Request-Method": method,
+    "Access-Control-Request-Headers": requestHeaders,
+  },
+});
+
+describe("a preflight", () => {
+  it.each([
+    ["/v1/pets", "POST", "GET,HEAD,POST"],
+    ["/v1/pets", "GET", "GET,HEAD,POST"],
+    ["/v1/pets/1", "GET", "GET,HEAD"],
+  ])("of %s for %s is answered 204 before authentication, with no storage work", async (path, method, allowed) => {
+    const counted = countRoundTrips(env);
+    const response = await fetchAs(
+      path,
+      preflight(method, "authorization,content-type,idempotency-key,x-d1-bookmark,x-request-id"),
+      "*",
+      counted.env,
+    );
+    expect(response.status).toBe(204);
+    expect(await response.text()).toBe("");
+    expect(response.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    expect(response.headers.get("Access-Control-Allow-Methods")).toBe(allowed);
+    expect(response.headers.get("Access-Control-Allow-Headers")).toBe(
+      "Authorization,Content-Type,Idempotency-Key,x-d1-bookmark,X-Request-Id",
+    );
+    expect(response.headers.get("Access-Control-Max-Age")).toBe("7200");
+    expect(counted.counts).toEqual({ d1: 0, kv: 0 });
+  });
+
+  it("from an origin that is not allowed gets no Access-Control-Allow-Origin, so the browser stops there", async () => {
+    const response = await fetchAs("/v1/pets", preflight("GET", "authorization", "https://evil.example"), APP);
+    expect(response.status).toBe(204);
+    expect(response.headers.get("Access-Control-Allow-Origin")).toBeNull();
+  });
+
+  it("is told apart from a plain OPTIONS, which gets the 405 with Allow of any other method the path lacks", async () => {
+    const response = await fetchAs("/v1/pets", {
+      method: "OPTIONS",
+      headers: { Origin: APP, Authorization: `Bearer ${key}` },
+    });
+    await expectError(response, 405, "method_not_allowed");
+    expect(response.headers.get("Allow")).toBe("GET, HEAD, POST");
+  });
+});
+
+describe("answers to an allowed origin", () => {
+  const cases: [string, string, RequestInit, number][] = [
+    ["a page of pets", "/v1/pets?limit=1", {}, 200],
+    ["a created pet", "/v1/pets", { method: "POST", body: '{"name":"Rex","categoryId":1}' }, 201],
+    ["a 400", "/v1/pets?limit=0", {}, 400],
+    ["a 404", "/v1/pets/999999", {}, 404],
+  ];
+
+  it.each(cases)("carry the origin, Vary: Origin and the exposed headers on %s", async (_, path, init, status) => {
+    const headers = { Origin: APP, Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
+    const response = await fetchAs(path, { ...init, headers }, `https://other.example, ${APP}`);
+    expect(response.status).toBe(status);
+    expect(response.headers.get("Access-Control-Allow-Origin")).toBe(APP);
+    expect(response.headers.get("Vary")).toContain("Origin");
+    expect(response.headers.get("Access-Control-Expose-Headers")).toBe(EXPOSED);
+  });
+
+  it("carry them on a 401 too, so that a page can read why", async () => {
+    const response = await fetchAs("/v1/pets", { headers: { Origin: APP } }, APP);
+    await expectError(response, 401, "unauthorized");
+    expect(response.headers.get("Access-Control-Allow-Origin")).toBe(APP);
+  });
+
+  it("are not shared with an origin that is not listed, nor with any when none is", async () => {
+    const headers = { Origin: "https://evil.example", Authorization: `Bearer ${key}` };
+    expect((await fetchAs("/v1/pets", { headers }, APP)).headers.get("Access-Control-Allow-Origin")).toBeNull();
+    expect(
+      (await fetchAs("/v1/pets", { headers: { ...headers, Origin: APP } }, "")).headers.get(
+        "Access-Control-Allow-Origin",
+      ),
+    ).toBeNull();
+  });
+});
+
+describe("GET /v1/openapi.json", () => {
+  it("answers every origin, whatever ALLOWED_ORIGINS says: it is public", async () => {
+    const response = await fetchAs("/v1/openapi.json", { headers: { Origin: "https://editor.example" } }, "");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    expect(response.headers.get("Access-Control-Expose-Headers")).toBe("ETag");
+  });
+});

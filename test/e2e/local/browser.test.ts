@@ -1,0 +1,114 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type Browser, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DevServer, startDevServer } from "../../../scripts/dev-server";
+import { CHROMIUM_ARGS, findChromium } from "../../node/chromium";
+
+// What a browser does with CORS, in Chromium: pages served from two other origins call
+// an API configured as staging and production are (ALLOWED_ORIGINS lists origins, here
+// only the first page's), started with `npm run dev -- --var ALLOWED_ORIGINS:<origin>`.
+
+/** A page server on a free port: its origin is one the API may or may not allow. */
+const servePage = async (): Promise<{ server: Server; origin: string }> => {
+  const server = createServer((_, response) => {
+    response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+    response.end("<!doctype html><title>A client of the petstore</title>");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+};
+
+let allowedPage: Awaited<ReturnType<typeof servePage>>;
+let otherPage: Awaited<ReturnType<typeof servePage>>;
+let api: DevServer;
+let key = "";
+let browser: Browser;
+
+beforeAll(async () => {
+  [allowedPage, otherPage] = await Promise.all([servePage(), servePage()]);
+  api = await startDevServer({
+    name: "the API for the browser test",
+    command: "npm run dev",
+    args: ["--var", `ALLOWED_ORIGINS:${allowedPage.origin}`],
+  });
+  key = /ps_test_[0-9A-Za-z]{43}/.exec(api.output())?.[0] ?? "";
+  browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await api?.stop();
+  for (const page of [allowedPage, otherPage]) page?.server.close();
+});
+
+type Target = { base: string; key: string };
+
+/** Opens a page of `origin` and runs `script` in it, as that page's own code would, against the API. */
+const inPageOf = async <T>(origin: string, script: (target: Target) => Promise<T>): Promise<T> => {
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${origin}/`);
+    return await page.evaluate(script, { base: api.origin, key });
+  } finally {
+    await page.close();
+  }
+};
+
+describe("a page on an allowed origin", () => {
+  it("creates, lists and fetches pets with a key, reading the headers it needs and the body of a 401", async () => {
+    const seen = await inPageOf(allowedPage.origin, async ({ base, key }) => {
+      const auth = { Authorization: `Bearer ${key}` };
+      const create = (name: string) =>
+        fetch(`${base}/v1/pets`, {
+          method: "POST",
+          headers: { ...auth, "Content-Type": "application/json", "Idempotency-Key": crypto.randomUUID() },
+          body: JSON.stringify({ name, categoryId: 1 }),
+        });
+      const created = await create("Browser Rex");
+      await create("Browser Tom");
+      const page = await fetch(`${base}/v1/pets?limit=1`, { headers: auth });
+      const pet = (await created.json()) as { id: number };
+      const one = await fetch(`${base}/v1/pets/${pet.id}`, { headers: auth });
+      const refused = await fetch(`${base}/v1/pets`);
+      return {
+        created: created.status,
+        location: created.headers.get("Location"),
+        listed: page.status,
+        link: page.headers.get("Link"),
+        bookmark: page.headers.get("x-d1-bookmark"),
+        requestId: page.headers.get("X-Request-Id"),
+        fetched: one.status,
+        sunset: one.headers.get("Sunset"),
+        refused: refused.status,
+        refusal: await refused.json(),
+      };
+    });
+    expect(seen).toMatchObject({
+      created: 201,
+      location: expect.stringMatching(/^\/v1\/pets\/\d+$/),
+      listed: 200,
+      link: expect.stringMatching(/; rel="next"$/),
+      bookmark: expect.any(String),
+      requestId: expect.any(String),
+      fetched: 200,
+      sunset: "Thu, 05 Dec 2030 00:00:00 GMT",
+      refused: 401,
+      refusal: { code: "unauthorized", message: expect.any(String), status: 401 },
+    });
+  }, 60_000);
+});
+
+describe("a page on an origin that is not allowed", () => {
+  it("cannot read any answer of the API, not even with a valid key", async () => {
+    const outcome = await inPageOf(otherPage.origin, async ({ base, key }) => {
+      try {
+        const response = await fetch(`${base}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } });
+        return `read a ${response.status}`;
+      } catch (error) {
+        return `blocked: ${(error as Error).name}`;
+      }
+    });
+    expect(outcome).toBe("blocked: TypeError");
+  }, 60_000);
+});
