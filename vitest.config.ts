@@ -67,6 +67,20 @@ export default defineConfig(async () => {
             testTimeout: 30_000,
           },
         },
+        {
+          // test/e2e/live again, through Prism's validating proxy in front of a scratch
+          // `npm run dev`: a tool that nobody here wrote checks every answer against openapi.json.
+          test: {
+            name: "e2e-prism",
+            include: ["test/e2e/live/**/*.test.ts"],
+            // Prism re-serializes JSON bodies and forwards the upstream's Host: the bytes
+            // these send, and the links those follow, cannot pass through it unchanged.
+            exclude: ["test/e2e/live/body-bytes.test.ts", "test/e2e/live/next-links.test.ts"],
+            environment: "node",
+            globalSetup: ["./test/e2e/prism-setup.ts"],
+            testTimeout: 30_000,
+          },
+        },
       ],
     },
   };

@@ -74,16 +74,62 @@ const installCleanup = () => {
   // Without a handler, a signal ends this process without "exit" and the groups live on.
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.on(signal, () => {
-      console.error(`\n${signal}: stopping wrangler dev.`);
+      console.error(`\n${signal}: stopping the servers started for this run.`);
       process.exit(130);
     });
   }
 };
 
+/** A child in a process group of its own (spawned `detached`), watched until it is stopped. */
+export type Supervised = {
+  /** What it printed (the last 64 KiB): kept for error messages, as the pipes must be drained anyway. */
+  output: () => string;
+  hasExited: () => boolean;
+  /** Stops the group: SIGTERM, SIGKILL after a grace period, then whatever outlived the leader. */
+  halt: () => Promise<void>;
+  /** For a child that exited by itself: nothing is left to stop when this process exits. */
+  forget: () => void;
+};
+
+/**
+ * Watches a detached child: its output is kept (and handed to `onOutput`), and its group is
+ * killed, and `scratch` removed, if this process exits, fails or is interrupted first.
+ */
+export const supervise = (
+  child: ChildProcess,
+  { scratch, onOutput }: { scratch?: string; onOutput?: (text: string) => void } = {},
+): Supervised => {
+  installCleanup();
+  const entry = { child, scratch };
+  running.add(entry);
+  let output = "";
+  const keep = (chunk: Buffer) => {
+    const text = chunk.toString();
+    output = (output + text).slice(-OUTPUT_KEPT);
+    onOutput?.(text);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  return {
+    output: () => output,
+    hasExited: () => child.exitCode !== null || child.signalCode !== null,
+    halt: async () => {
+      signalGroup(child, "SIGTERM");
+      const timer = setTimeout(() => signalGroup(child, "SIGKILL"), STOP_GRACE_MS);
+      await exited;
+      clearTimeout(timer);
+      signalGroup(child, "SIGKILL");
+      running.delete(entry);
+    },
+    forget: () => running.delete(entry),
+  };
+};
+
 // Ports handed out by this process, so that two servers started at once never get the same one.
 const handedOut = new Set<number>();
 
-const freePort = async (): Promise<number> => {
+export const freePort = async (): Promise<number> => {
   for (;;) {
     const port = await new Promise<number>((resolve, reject) => {
       const server = createServer();
@@ -153,26 +199,7 @@ const startOnce = async (
     command === "npm run dev"
       ? spawn(process.execPath, ["--import", "tsx", "scripts/dev.ts", ...devArgs], options)
       : spawnWrangler(["dev", ...devArgs], options);
-  const entry = { child, scratch };
-  running.add(entry);
-  // Kept for error messages and for the key scripts/dev.ts prints; the pipes must be drained anyway.
-  let output = "";
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-OUTPUT_KEPT);
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
-  const hasExited = () => child.exitCode !== null || child.signalCode !== null;
-  const halt = async () => {
-    signalGroup(child, "SIGTERM");
-    const timer = setTimeout(() => signalGroup(child, "SIGKILL"), STOP_GRACE_MS);
-    await exited;
-    clearTimeout(timer);
-    // Whatever outlived the leader goes too.
-    signalGroup(child, "SIGKILL");
-    running.delete(entry);
-  };
+  const { output, hasExited, halt, forget } = supervise(child, { scratch });
   const stop = async () => {
     await halt();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
@@ -182,14 +209,14 @@ const startOnce = async (
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     if (hasExited()) {
-      running.delete(entry);
-      if (output.includes("Address already in use")) throw new PortTaken(`A port of ${name} was taken`, output);
-      throw new Error(`${command} for ${name} exited early:\n${output}`);
+      forget();
+      if (output().includes("Address already in use")) throw new PortTaken(`A port of ${name} was taken`, output());
+      throw new Error(`${command} for ${name} exited early:\n${output()}`);
     }
     if (Date.now() > deadline) {
       await halt();
       throw new Error(
-        `${command} for ${name} did not answer on ${origin} within ${READY_TIMEOUT_MS / 1000} s:\n${output}`,
+        `${command} for ${name} did not answer on ${origin} within ${READY_TIMEOUT_MS / 1000} s:\n${output()}`,
       );
     }
     let response: Response;
@@ -200,11 +227,11 @@ const startOnce = async (
       await new Promise((resolve) => setTimeout(resolve, 250));
       continue;
     }
-    if (probe.isOurs(response)) return { origin, persistTo, output: () => output, stop };
+    if (probe.isOurs(response)) return { origin, persistTo, output, stop };
     await halt();
     throw new PortTaken(
       `Another server answers on ${origin} (${response.status} to ${probe.path}), meant for ${name}`,
-      output,
+      output(),
     );
   }
 };

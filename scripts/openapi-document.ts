@@ -1,7 +1,8 @@
 // Builds the OpenAPI 3.1 document in Node, from the zod schemas the routes validate
-// with (src/schemas.ts) and the error codes of src/errors.ts. `npm run openapi`
-// writes it to openapi.json, which the Worker serves as it is: neither zod's JSON
-// Schema code nor this file reaches the Worker's bundle.
+// with (src/schemas.ts), the error codes of src/errors.ts and the examples of
+// scripts/openapi-examples.ts. `npm run openapi` writes it to openapi.json, which the
+// Worker serves as it is: neither zod's JSON Schema code nor these files reach the
+// Worker's bundle.
 import * as z from "zod/mini";
 import type { $ZodType } from "zod/v4/core";
 import { BOOKMARK_HEADER } from "../src/db/session";
@@ -12,8 +13,13 @@ import { SANE_REQUEST_ID } from "../src/request-log";
 import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET } from "../src/response-headers";
 import {
   BOOKMARK,
+  BOOKMARK_RULE,
+  CURSOR_RULE,
   errorSchema,
-  LIST_LIMIT,
+  ID_RULE,
+  IDEMPOTENCY_KEY,
+  IDEMPOTENCY_KEY_RULE,
+  LIMIT_RULE,
   listPetsQuerySchema,
   NAME_MAX_LENGTH,
   NAME_RULE,
@@ -22,6 +28,14 @@ import {
   petSchema,
   petStatusSchema,
 } from "../src/schemas";
+import {
+  BODY_EXAMPLES,
+  OPERATION_EXAMPLES,
+  type OperationExamples,
+  PARAMETER_EXAMPLES,
+  REQUEST_HEADER_EXAMPLES,
+  RESPONSE_HEADER_EXAMPLES,
+} from "./openapi-examples";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -89,15 +103,17 @@ const describeProperties = (schema: JsonSchema | undefined, descriptions: Record
   }
 };
 
-const ID_RULE = `A positive integer no greater than 2^53-1 (${Number.MAX_SAFE_INTEGER}), the largest a JSON client in JavaScript holds exactly.`;
+const upperFirst = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+
+const ID_DESCRIPTION = `${upperFirst(ID_RULE)} (2^53-1, the largest integer that a JSON client in JavaScript holds exactly).`;
 for (const schema of [outputs.Pet, inputs.NewPet]) {
   describeProperties(schema, {
     name: `The animal's name: ${NAME_RULE} (characters are Unicode code points; a visible character is one that is not white space, a default-ignorable format or filler character such as U+200B or U+3164, U+2800 or a lone combining mark; bidirectional controls are U+202A-U+202E and U+2066-U+2069). Names in every script are accepted.`,
-    categoryId: `The category the animal belongs to. ${ID_RULE}`,
+    categoryId: `The category the animal belongs to. ${ID_DESCRIPTION}`,
     status: schema === inputs.NewPet ? "Availability; `available` when omitted." : "Availability.",
   });
 }
-describeProperties(outputs.Pet, { id: `Assigned by the service on creation, never reused. ${ID_RULE}` });
+describeProperties(outputs.Pet, { id: `Assigned by the service on creation, never reused. ${ID_DESCRIPTION}` });
 
 // The codes come from ERROR_STATUS, so that a new code is documented as soon as it exists.
 const ERROR_CODES = Object.keys(ERROR_STATUS);
@@ -116,6 +132,8 @@ const componentSchemas = {
   Error: { description: "The body of every error response.", ...outputs.Error },
 };
 
+const parameterExamples: Record<string, unknown> = PARAMETER_EXAMPLES;
+
 /**
  * Parameters from the zod object that validates them: their schemas as the handler
  * receives them (`limit` is an integer, not the string it is sent as), required as
@@ -124,13 +142,11 @@ const componentSchemas = {
 const parametersOf = (location: "query" | "path", id: string, descriptions: Record<string, string>) => {
   const { properties } = objectSchema(outputs[id]);
   const required = objectSchema(inputs[id]).required ?? [];
-  return Object.entries(properties).map(([name, schema]) => ({
-    name,
-    in: location,
-    required: required.includes(name),
-    description: descriptions[name],
-    schema,
-  }));
+  return Object.entries(properties).map(([name, schema]) => {
+    const example = parameterExamples[name];
+    if (example === undefined) throw new Error(`No example of the parameter '${name}': add it to PARAMETER_EXAMPLES.`);
+    return { name, in: location, required: required.includes(name), description: descriptions[name], schema, example };
+  });
 };
 
 // ---------------------------------------------------------------------------
@@ -196,18 +212,23 @@ const RESPONSE_HEADERS = {
   ContentSecurityPolicy: header("Content-Security-Policy", "The page runs no script and loads nothing.", {}),
 };
 type ResponseHeader = keyof typeof RESPONSE_HEADERS;
+const responseHeaderExamples: Partial<Record<ResponseHeader, string>> = RESPONSE_HEADER_EXAMPLES;
+const headerExample = (key: ResponseHeader) => {
+  const { schema } = RESPONSE_HEADERS[key].object;
+  return "const" in schema ? schema.const : responseHeaderExamples[key];
+};
 
 const REQUEST_HEADERS = {
   Bookmark: header(
     BOOKMARK_HEADER,
-    "The `x-d1-bookmark` of an earlier answer: this request then reads at least what that answer saw. Reads otherwise go to the nearest replica.",
+    `${upperFirst(BOOKMARK_RULE)}: this request then reads at least what that response saw. Reads otherwise go to the nearest replica.`,
     { pattern: BOOKMARK.source },
     false,
   ),
   IdempotencyKey: header(
     "Idempotency-Key",
-    "Makes the create safe to retry (IETF httpapi draft): a structured-field string, quoted or bare, 1 to 255 printable ASCII characters. A repeat from the same API key within 24 hours with the same pet answers the recorded 201 again and creates nothing; the same key with another pet is 422.",
-    {},
+    `Makes the create safe to retry (IETF httpapi draft): ${IDEMPOTENCY_KEY_RULE} (RFC 8941; a quoted key is counted unquoted and unescaped). A repeat from the same API key within 24 hours with the same pet answers the recorded 201 again and creates nothing; the same key with another pet is 422.`,
+    { pattern: IDEMPOTENCY_KEY.source },
     false,
   ),
   IfNoneMatch: header(
@@ -218,6 +239,7 @@ const REQUEST_HEADERS = {
   ),
 };
 type RequestHeader = keyof typeof REQUEST_HEADERS;
+const requestHeaderExamples: Record<RequestHeader, string> = REQUEST_HEADER_EXAMPLES;
 
 /** On every response of every operation. */
 const EVERY_RESPONSE: ResponseHeader[] = ["RequestId", "NoSniff"];
@@ -242,7 +264,7 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string; heade
   404: {
     name: "NotFound",
     description: "No such pet; also the answer to any path that is not in this document.",
-    headers: ["NoStoreUnderPets"],
+    headers: ["NoStoreUnderPets", "Bookmark"],
   },
   405: {
     name: "MethodNotAllowed",
@@ -261,7 +283,7 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string; heade
   415: {
     name: "UnsupportedMediaType",
     description:
-      "The request body is not sent as `application/json` (or another `+json` type), names a `charset` other than `utf-8`, or has a `Content-Encoding` (compressed bodies are not accepted).",
+      "The request body is not sent as `application/json` (or another `+json` type), names a `charset` other than `utf-8`, or has a `Content-Encoding` other than `identity` (compressed bodies are not accepted).",
   },
   429: {
     name: "TooManyRequests",
@@ -275,8 +297,10 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string; heade
   },
 };
 
-/** Every operation may answer these; operations behind an API key add 401. */
-const COMMON_ERRORS = [405, 429, 500];
+/** Every operation may answer these. */
+const COMMON_ERRORS = [405, 500];
+/** Operations behind an API key add these: the key is checked, and counted against its rate limit. */
+const KEYED_ERRORS = [401, 429];
 
 const codesOf = (status: number) =>
   ERROR_CODES.filter((code) => ERROR_STATUS[code as keyof typeof ERROR_STATUS] === status);
@@ -292,13 +316,12 @@ const errorBody = (status: number) => {
 // ---------------------------------------------------------------------------
 // The operations.
 
-const json = (schema: JsonSchema, example?: Record<string, unknown>) => ({
-  "application/json": { schema, ...(example && { example }) },
-});
+const json = (schema: JsonSchema) => ({ "application/json": { schema } });
 
+type Content = Record<string, { schema: JsonSchema }>;
 type ResponseSpec = {
   description: string;
-  content?: Record<string, { schema: JsonSchema }>;
+  content?: Content;
   headers?: ResponseHeader[];
 };
 type Operation = {
@@ -313,10 +336,13 @@ type Operation = {
   deprecated?: true;
   parameters?: JsonSchema[];
   requestHeaders?: RequestHeader[];
+  /** The schema of a required JSON body. */
   requestBody?: JsonSchema;
   responses: Record<number, ResponseSpec>;
-  /** Error statuses of this operation beyond COMMON_ERRORS and 401. */
+  /** Error statuses of this operation beyond COMMON_ERRORS and KEYED_ERRORS. */
   errors: number[];
+  /** Given, every parameter, response header, request body and JSON body of the operation has an example. */
+  examples?: OperationExamples;
   /** Headers on every answer of this operation, errors included. */
   alwaysHeaders?: ResponseHeader[];
 };
@@ -331,15 +357,15 @@ const OPERATIONS: Operation[] = [
       "Pets by ascending `id`. The body is a plain array; when more pets remain, the `Link` header points to the next page. Following `next` visits every matching pet exactly once, also while others insert. Unknown query parameters are refused.",
     tag: "Pets",
     parameters: parametersOf("query", "ListPetsQuery", {
-      limit: `The most pets in the page: decimal digits, ${LIST_LIMIT.min} to ${LIST_LIMIT.max}.`,
+      limit: `The most pets in the page: ${LIMIT_RULE}, in decimal digits.`,
       status: "Keeps only pets with this status.",
-      cursor:
-        "Where the page starts: copied from the `next` link of the previous page, never built by hand. A cursor belongs to its `status` filter; `limit` may change between pages.",
+      cursor: `Where the page starts: ${CURSOR_RULE}, copied as it is, never built by hand. A cursor belongs to its \`status\` filter; \`limit\` may change between pages.`,
     }),
     requestHeaders: ["Bookmark"],
     responses: { 200: { description: "A page of pets.", content: json(ref("Pets")), headers: ["NextLink"] } },
     errors: [400],
     alwaysHeaders: PETS_RESPONSE,
+    examples: OPERATION_EXAMPLES.listPets,
   },
   {
     method: "post",
@@ -349,8 +375,7 @@ const OPERATIONS: Operation[] = [
     description: `The body is UTF-8 JSON sent as \`application/json\`, uncompressed, at most ${MAX_BODY_BYTES} bytes, with no member name repeated.`,
     tag: "Pets",
     requestHeaders: ["IdempotencyKey", "Bookmark"],
-    // The reference page's curl example; test/openapi.test.ts creates a pet with it.
-    requestBody: { required: true, content: json(ref("NewPet"), { name: "Rex", categoryId: 1, status: "available" }) },
+    requestBody: ref("NewPet"),
     responses: {
       201: {
         description: "The stored pet, with its `id` (or, for a retried `Idempotency-Key`, the pet it created).",
@@ -360,6 +385,7 @@ const OPERATIONS: Operation[] = [
     },
     errors: [400, 413, 415, 422],
     alwaysHeaders: PETS_RESPONSE,
+    examples: OPERATION_EXAMPLES.createPet,
   },
   {
     method: "get",
@@ -369,11 +395,12 @@ const OPERATIONS: Operation[] = [
     description: `Deprecated: it will be removed on ${GET_PET_SUNSET.toUTCString()}. Use \`GET /pets\` with the \`status\` filter. Every answer, errors included, carries \`Deprecation\`, \`Sunset\` and \`Link\`.`,
     tag: "Pets",
     deprecated: true,
-    parameters: parametersOf("path", "PetParams", { petId: `The pet's id. ${ID_RULE}` }),
+    parameters: parametersOf("path", "PetParams", { petId: `The pet's id. ${ID_DESCRIPTION}` }),
     responses: { 200: { description: "The pet.", content: json(ref("Pet")) } },
     requestHeaders: ["Bookmark"],
     errors: [400, 404],
     alwaysHeaders: ["Deprecation", "Sunset", "SuccessorLink", ...PETS_RESPONSE],
+    examples: OPERATION_EXAMPLES.getPet,
   },
   {
     method: "get",
@@ -419,14 +446,42 @@ const OPERATIONS: Operation[] = [
 
 const headerRef = (key: ResponseHeader) => ({ $ref: `#/components/headers/${key}` });
 
-const responseObject = ({ description, content, headers = [] }: ResponseSpec, always: ResponseHeader[]) => {
+type Example = { example: unknown } | { examples: Record<string, { $ref: string }> };
+
+/** A body's example goes with its JSON media type. */
+const withExample = (content: Content | undefined, example: Example | undefined) => {
+  if (!content || !example) return content;
+  const { "application/json": body, ...others } = content;
+  if (!body) throw new Error("Only JSON bodies have examples.");
+  return { ...others, "application/json": { ...body, ...example } };
+};
+
+/**
+ * A successful answer's example is its schema's, kept once in components.examples. Once
+ * also because test/conformance.ts reads the document with @cfworker/json-schema, which
+ * takes an `id` member anywhere in it for a draft-04 schema id, and refuses two equal ones.
+ */
+const sharedExample = (content: Content): Example => {
+  const name = String(content["application/json"]?.schema.$ref ?? "").replace("#/components/schemas/", "");
+  if (!Object.hasOwn(BODY_EXAMPLES, name)) {
+    throw new Error(`No example of the schema '${name}': add it to BODY_EXAMPLES.`);
+  }
+  return { examples: { [name]: { $ref: `#/components/examples/${name}` } } };
+};
+
+const responseObject = (
+  { description, content, headers = [] }: ResponseSpec,
+  always: ResponseHeader[],
+  example?: Example,
+) => {
   const all = [...headers, ...always, ...EVERY_RESPONSE];
+  const body = withExample(content, example);
   return {
     description,
     ...(all.length > 0 && {
       headers: Object.fromEntries(all.map((key) => [RESPONSE_HEADERS[key].name, headerRef(key)])),
     }),
-    ...(content && { content }),
+    ...(body && { content: body }),
   };
 };
 
@@ -435,27 +490,60 @@ const errorResponseOf = (status: number) => {
   if (!error) throw new Error(`No description of the error status ${status}: add it to ERROR_RESPONSES.`);
   return error;
 };
-const errorResponse = (status: number, always: ResponseHeader[] = []) =>
-  responseObject({ ...errorResponseOf(status), content: json(errorBody(status)) }, always);
+const errorResponse = (status: number, always: ResponseHeader[] = [], example?: Example) =>
+  responseObject({ ...errorResponseOf(status), content: json(errorBody(status)) }, always, example);
 const errorResponseRef = (status: number) => `#/components/responses/${errorResponseOf(status).name}`;
 
 const errorStatusesOf = (operation: Operation) =>
-  [...new Set([...operation.errors, ...(operation.public ? [] : [401]), ...COMMON_ERRORS])].sort((a, b) => a - b);
+  [...new Set([...operation.errors, ...(operation.public ? [] : KEYED_ERRORS), ...COMMON_ERRORS])].sort(
+    (a, b) => a - b,
+  );
 
 const operationObject = (operation: Operation) => {
-  const always = operation.alwaysHeaders ?? [];
+  const { examples, alwaysHeaders: always = [] } = operation;
+  const requireExample = (example: unknown, what: string) => {
+    if (examples && example === undefined) {
+      throw new Error(`${operation.operationId} has no example of ${what}: add one to scripts/openapi-examples.ts.`);
+    }
+    return example;
+  };
+  const headers = [
+    ...Object.values(operation.responses).flatMap((response) => response.headers ?? []),
+    ...errorStatusesOf(operation).flatMap((status) => errorResponseOf(status).headers ?? []),
+    ...always,
+    ...EVERY_RESPONSE,
+  ];
+  for (const key of headers) requireExample(headerExample(key), `the header ${RESPONSE_HEADERS[key].name}`);
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(operation.responses)) {
-    responses[status] = responseObject(response, always);
+    responses[status] = responseObject(
+      response,
+      always,
+      examples && response.content && sharedExample(response.content),
+    );
   }
   for (const status of errorStatusesOf(operation)) {
-    // Shared from components, unless this operation adds headers to every answer.
-    responses[status] = always.length > 0 ? errorResponse(status, always) : { $ref: errorResponseRef(status) };
+    // Shared from components, unless this operation adds headers or an example to every answer.
+    responses[status] =
+      always.length > 0 || examples
+        ? errorResponse(
+            status,
+            always,
+            examples && { example: requireExample(examples.errors[status], `its ${status}`) },
+          )
+        : { $ref: errorResponseRef(status) };
   }
   const parameters = [
     ...(operation.parameters ?? []),
     ...(operation.requestHeaders ?? []).map((key) => ({ $ref: `#/components/parameters/${key}` })),
   ];
+  const requestBody = operation.requestBody && {
+    required: true,
+    content: withExample(
+      json(operation.requestBody),
+      examples && { example: requireExample(examples.requestBody, "its request body") },
+    ),
+  };
   return {
     operationId: operation.operationId,
     summary: operation.summary,
@@ -464,7 +552,7 @@ const operationObject = (operation: Operation) => {
     ...(operation.deprecated && { deprecated: true }),
     ...(operation.public && { security: [] }),
     ...(parameters.length > 0 && { parameters }),
-    ...(operation.requestBody && { requestBody: operation.requestBody }),
+    ...(requestBody && { requestBody }),
     responses,
   };
 };
@@ -485,7 +573,7 @@ const DESCRIPTION = `A store of animals offered for sale, on Cloudflare Workers.
 
 Every operation but this document and its reference page needs an API key, sent as \`Authorization: Bearer <key>\`.
 
-Errors: every error has the \`Error\` body, whose \`status\` repeats the HTTP status and whose \`code\` is one of ${ERROR_CODES.map((code) => `\`${code}\` (${ERROR_STATUS[code as keyof typeof ERROR_STATUS]})`).join(", ")}. A path that is not in this document is answered with 404 \`not_found\` (\`#/components/responses/NotFound\`), or 401 under \`/pets/\` without a valid key; a path with a method it lacks, with 405 and \`Allow\`. \`HEAD\` is answered like \`GET\`, without a body.
+Errors: every error has the \`Error\` body, whose \`status\` repeats the HTTP status and whose \`code\` is one of ${ERROR_CODES.map((code) => `\`${code}\` (${ERROR_STATUS[code as keyof typeof ERROR_STATUS]})`).join(", ")}. A path that is not in this document is answered with 404 \`not_found\` (\`#/components/responses/NotFound\`), after the checks that every pets operation makes first when it is under \`/pets/\`: 401 without a valid key, 429 over the rate limit, 400 for a malformed \`x-d1-bookmark\`. A path with a method it lacks is answered with 405 and \`Allow\`. \`HEAD\` is answered like \`GET\`, without a body.
 
 Pagination: \`GET /pets\` answers a plain array; while more pets remain, \`Link: <{absolute url}>; rel="next"\` gives the next page.`;
 
@@ -512,13 +600,22 @@ export const buildOpenApiDocument = () => {
     paths,
     components: {
       schemas: componentSchemas,
+      examples: Object.fromEntries(Object.entries(BODY_EXAMPLES).map(([name, value]) => [name, { value }])),
       responses: Object.fromEntries(
         Object.entries(ERROR_RESPONSES).map(([status, { name }]) => [name, errorResponse(Number(status))]),
       ),
       parameters: Object.fromEntries(
-        Object.entries(REQUEST_HEADERS).map(([key, { name, object }]) => [key, { name, in: "header", ...object }]),
+        Object.entries(REQUEST_HEADERS).map(([key, { name, object }]) => [
+          key,
+          { name, in: "header", ...object, example: requestHeaderExamples[key as RequestHeader] },
+        ]),
       ),
-      headers: Object.fromEntries(Object.entries(RESPONSE_HEADERS).map(([key, { object }]) => [key, object])),
+      headers: Object.fromEntries(
+        Object.entries(RESPONSE_HEADERS).map(([key, { object }]) => {
+          const example = headerExample(key as ResponseHeader);
+          return [key, { ...object, ...(example !== undefined && { example }) }];
+        }),
+      ),
       securitySchemes: {
         bearerAuth: {
           type: "http",

@@ -16,7 +16,9 @@ app.use(requestLog);
 // Outside methodNotAllowed, so that its 405s carry these headers too. "/v1/pets/*"
 // matches /v1/pets itself and every path under it, unknown ones included.
 app.use("/v1/pets/*", noStore);
+// "/v1/pets/" too: tools that read the document take it for getPet with an empty petId.
 app.use("/v1/pets/:petId", deprecated);
+app.use("/v1/pets/", deprecated);
 // Before the 405 handling (a preflight is an OPTIONS) and before authentication.
 app.use("/v1/pets", petsCollectionCors);
 app.use("/v1/pets/:petId", petCors);

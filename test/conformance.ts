@@ -18,14 +18,27 @@ type ResponseObject = {
 };
 type PathItem = Record<string, { operationId: string; responses: Record<string, ResponseObject | Reference> }>;
 
-// A private copy: the validator annotates the schemas it reads.
-const document = structuredClone(openapi) as unknown as {
+/**
+ * A private copy, since the validator annotates the schemas it reads, and without the
+ * examples: @cfworker/json-schema takes an `id` member anywhere for a schema's id, so an
+ * example pet would read as a second schema with the same one.
+ */
+const withoutExamples = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(withoutExamples)
+    : value && typeof value === "object"
+      ? Object.fromEntries(
+          Object.entries(value)
+            .filter(([name]) => name !== "example" && name !== "examples")
+            .map(([name, member]) => [name, withoutExamples(member)]),
+        )
+      : value;
+const document = withoutExamples(openapi) as {
   servers: { url: string }[];
   paths: Record<string, PathItem>;
 };
 const DOCUMENT_URI = "https://petstore.invalid/openapi.json";
 
-/** Headers that HTTP itself describes; OpenAPI says not to declare them. */
 // Transport headers, not the operation's: the body's framing, and CORS (src/cors.ts),
 // which an OpenAPI document does not describe.
 const UNDECLARED_HEADERS = new Set([
@@ -43,7 +56,9 @@ const [PREFIX = ""] = prefixes;
 
 const templates = Object.keys(document.paths).map((template) => ({
   template,
-  pattern: new RegExp(`^${PREFIX}${template.replaceAll(/\{[^}]+\}/g, "[^/]+").replaceAll(".", "\\.")}$`),
+  // A parameter may be empty, as in /v1/pets/: tools that read the document (Prism) take
+  // that path for getPet's, so the API answers it like one.
+  pattern: new RegExp(`^${PREFIX}${template.replaceAll(/\{[^}]+\}/g, "[^/]*").replaceAll(".", "\\.")}$`),
 }));
 
 const escapePointer = (segment: string) => segment.replaceAll("~", "~0").replaceAll("/", "~1");

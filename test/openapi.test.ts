@@ -1,7 +1,19 @@
 import { describe, expect, it } from "vitest";
+import * as z from "zod/mini";
 import openapi from "../openapi.json";
 import { sha256Hex } from "../src/api-keys";
+import { ERROR_STATUS, type ErrorCode } from "../src/errors";
 import { app } from "../src/index";
+import { MAX_BODY_BYTES } from "../src/json-body";
+import {
+  createPetHeadersSchema,
+  errorSchema,
+  listPetsQuerySchema,
+  newPetSchema,
+  petParamsSchema,
+  petSchema,
+  sessionHeadersSchema,
+} from "../src/schemas";
 import { conformanceProblems } from "./conformance";
 import { BASE_URL, call, createApiKey } from "./helpers";
 
@@ -29,6 +41,155 @@ describe("openapi.json and the app", () => {
     expect(openapi.paths["/pets"].post.operationId).toBe("createPet");
     expect(openapi.paths["/pets/{petId}"].get).toMatchObject({ operationId: "getPet", deprecated: true });
     expect(openapi.info.version).toBe("1.0.0");
+  });
+});
+
+describe("the examples of openapi.json", () => {
+  type Reference = { $ref: string };
+  type Parameter = { name: string; in: string; example?: unknown };
+  type Media = { schema: Partial<Reference>; example?: unknown; examples?: Record<string, Reference> };
+  type Operation = {
+    operationId: string;
+    parameters?: (Parameter | Reference)[];
+    requestBody?: { content: Record<string, Media> };
+    responses: Record<string, { content?: Record<string, Media> } | Reference>;
+  };
+  const document = openapi as unknown as {
+    paths: Record<string, Record<string, Operation>>;
+    components: { parameters: Record<string, Parameter>; examples: Record<string, { value: unknown }> };
+  };
+  const PETS_OPERATIONS = ["listPets", "createPet", "getPet"];
+  const operations = Object.values(document.paths).flatMap((item) => Object.values(item));
+  // Error responses shared through components carry no example: no pets operation uses them.
+  const inline = <T extends object>(value: T | Reference): T | undefined => ("$ref" in value ? undefined : value);
+  const component = <T>(components: Record<string, T>, { $ref }: Reference) => components[$ref.split("/").at(-1) ?? ""];
+  const parameterOf = (value: Parameter | Reference) =>
+    inline(value) ?? (component(document.components.parameters, value as Reference) as Parameter);
+  /** A body's example: its own, or the one it shares from components.examples. */
+  const exampleOf = ({ example, examples = {} }: Media) =>
+    example ?? Object.values(examples).map((reference) => component(document.components.examples, reference)?.value)[0];
+
+  /** The zod schema that each parameter is validated with, and the value as a request carries it. */
+  const PARAMETERS: Record<string, { schema: z.ZodMiniType; input: (example: unknown) => unknown }> = {
+    "query limit": { schema: listPetsQuerySchema, input: (limit) => ({ limit: String(limit) }) },
+    "query status": { schema: listPetsQuerySchema, input: (status) => ({ status }) },
+    "query cursor": { schema: listPetsQuerySchema, input: (cursor) => ({ cursor }) },
+    "path petId": { schema: petParamsSchema, input: (petId) => ({ petId: String(petId) }) },
+    "header x-d1-bookmark": { schema: sessionHeadersSchema, input: (bookmark) => ({ "x-d1-bookmark": bookmark }) },
+    "header idempotency-key": { schema: createPetHeadersSchema, input: (key) => ({ "idempotency-key": key }) },
+    // No route validates it: an ETag that the document could have had.
+    "header if-none-match": {
+      schema: z.string().check(z.regex(new RegExp(openapi.components.headers.ETag.schema.pattern))),
+      input: (etag) => etag,
+    },
+  };
+  const BODIES: Record<string, z.ZodMiniType> = {
+    "#/components/schemas/NewPet": newPetSchema,
+    "#/components/schemas/Pet": petSchema,
+    "#/components/schemas/Pets": z.array(petSchema),
+  };
+  const isErrorOf = (status: number, example: unknown) => {
+    const body = errorSchema.safeParse(example);
+    return body.success && body.data.status === status && ERROR_STATUS[body.data.code as ErrorCode] === status;
+  };
+
+  type Example = { operationId: string; place: string; status?: number; example: unknown; valid: () => boolean };
+  const examples: Example[] = operations.flatMap(({ operationId, parameters = [], requestBody, responses }) => [
+    ...parameters.map(parameterOf).map(({ name, in: location, example }) => ({
+      operationId,
+      place: `${location} ${name}`,
+      example,
+      valid: () => {
+        const parameter = PARAMETERS[`${location} ${location === "header" ? name.toLowerCase() : name}`];
+        if (!parameter) throw new Error(`No zod schema for the parameter ${name}: add it to PARAMETERS.`);
+        return parameter.schema.safeParse(parameter.input(example)).success;
+      },
+    })),
+    ...Object.values(requestBody?.content ?? {}).map((media) => {
+      const example = exampleOf(media);
+      return {
+        operationId,
+        place: "request body",
+        example,
+        valid: () => BODIES[media.schema.$ref ?? ""]?.safeParse(example).success === true,
+      };
+    }),
+    ...Object.entries(responses).flatMap(([status, response]) =>
+      Object.values(inline(response)?.content ?? {}).map((media) => {
+        const example = exampleOf(media);
+        return {
+          operationId,
+          place: `${status} body`,
+          status: Number(status),
+          example,
+          valid: () =>
+            Number(status) >= 400
+              ? isErrorOf(Number(status), example)
+              : BODIES[media.schema.$ref ?? ""]?.safeParse(example).success === true,
+        };
+      }),
+    ),
+  ]);
+  const label = ({ operationId, place }: Example) => `${operationId} ${place}`;
+
+  it("give every parameter, request body and response body of the pets operations one", () => {
+    expect(operations.filter(({ operationId }) => PETS_OPERATIONS.includes(operationId))).toHaveLength(3);
+    const missing = examples.filter(
+      ({ operationId, example }) => PETS_OPERATIONS.includes(operationId) && example === undefined,
+    );
+    expect(missing.map(label)).toEqual([]);
+  });
+
+  it("are valid by the zod schemas that the routes validate with, each error's code agreeing with its status", () => {
+    const given = examples.filter(({ example }) => example !== undefined);
+    expect(given.length).toBeGreaterThan(20);
+    expect(given.filter(({ valid }) => !valid()).map(label)).toEqual([]);
+  });
+
+  // Each error that one request provokes, replayed: the example is the service's own
+  // answer. 429 and 500 take a flood or a fault; the test above checks their examples.
+  const post = (key: string, init: { json?: unknown; body?: string; headers?: Record<string, string> }) =>
+    call("/v1/pets", { method: "POST", key, ...init });
+  const asJson = { "Content-Type": "application/json" };
+  const REPLAYS: [string, number, (key: string) => Promise<Response>][] = [
+    ["listPets", 400, (key) => call("/v1/pets?limit=0", { key })],
+    ["listPets", 401, () => call("/v1/pets")],
+    ["listPets", 405, (key) => call("/v1/pets", { method: "DELETE", key })],
+    ["createPet", 400, (key) => post(key, { json: { name: "Rex" } })],
+    ["createPet", 401, () => call("/v1/pets", { method: "POST", json: { name: "Rex", categoryId: 1 } })],
+    ["createPet", 405, (key) => call("/v1/pets", { method: "DELETE", key })],
+    ["createPet", 413, (key) => post(key, { body: " ".repeat(MAX_BODY_BYTES + 1), headers: asJson })],
+    ["createPet", 415, (key) => post(key, { body: "{}", headers: { "Content-Type": "text/plain" } })],
+    [
+      "createPet",
+      422,
+      async (key) => {
+        const headers = { "Idempotency-Key": "examples" };
+        expect((await post(key, { headers, json: { name: "Rex", categoryId: 1 } })).status).toBe(201);
+        return post(key, { headers, json: { name: "Rex", categoryId: 2 } });
+      },
+    ],
+    ["getPet", 400, (key) => call("/v1/pets/0", { key })],
+    ["getPet", 401, () => call("/v1/pets/1")],
+    ["getPet", 404, (key) => call("/v1/pets/999999", { key })],
+    ["getPet", 405, (key) => call("/v1/pets/1", { method: "DELETE", key })],
+  ];
+
+  it("are replayed for every error of the pets operations but 429 and 500", () => {
+    const errors = examples.filter(
+      ({ operationId, status = 0 }) => PETS_OPERATIONS.includes(operationId) && status >= 400,
+    );
+    const replayable = errors.filter(({ status }) => status !== 429 && status !== 500);
+    expect(REPLAYS.map(([operationId, status]) => `${operationId} ${status}`).sort()).toEqual(
+      replayable.map(({ operationId, status }) => `${operationId} ${status}`).sort(),
+    );
+  });
+
+  it.each(REPLAYS)("%s %i is what the service answers", async (operationId, status, send) => {
+    const response = await send(await createApiKey());
+    expect(response.status).toBe(status);
+    const documented = examples.find((example) => example.operationId === operationId && example.status === status);
+    expect(await response.json()).toEqual(documented?.example);
   });
 });
 
@@ -113,7 +274,7 @@ describe("GET /v1/docs", () => {
 
   it("gives curl examples for the host it is served from; the createPet example creates a pet", async () => {
     const html = await page();
-    expect(html).toContain(`curl -i &#39;${BASE_URL}/v1/pets&#39;`);
+    expect(html).toContain(`curl -i &#39;${BASE_URL}/v1/pets`);
     expect(html).toContain(`-d &#39;${JSON.stringify(newPetExample).replaceAll('"', "&quot;")}&#39;`);
     const response = await call("/v1/pets", { method: "POST", key: await createApiKey(), json: newPetExample });
     expect(response.status).toBe(201);

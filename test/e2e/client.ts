@@ -8,20 +8,34 @@ export { expectError } from "../error-body";
 
 export const baseUrl = inject("baseUrl");
 export const apiKey = inject("apiKey");
+export const throughPrism = inject("throughPrism") ?? false;
 
 export type Pet = { id: number; name: string; categoryId: number; status: "available" | "pending" | "sold" };
 
 type ApiInit = RequestInit & { key?: string | null; json?: unknown };
 
+/**
+ * Through Prism, the problems that it found in an answer, which it lists in `sl-violations`
+ * (with those of the request, which the tests break on purpose): none is allowed.
+ */
+const expectNoResponseViolations = (method: string, url: URL, response: Response) => {
+  const violations: { location: string[] }[] = JSON.parse(response.headers.get("sl-violations") ?? "[]");
+  const inResponse = violations.filter(({ location }) => location[0] === "response");
+  expect(inResponse, `Prism: the answer to ${method} ${url.pathname} departs from openapi.json`).toEqual([]);
+};
+
 /** A request to the server under test, with the test key unless `key` names another one or null. */
-export const api = (path: string, { key = apiKey, json, headers, ...init }: ApiInit = {}) => {
+export const api = async (path: string, { key = apiKey, json, headers, ...init }: ApiInit = {}) => {
   const allHeaders = new Headers(headers);
   if (key !== null) allHeaders.set("Authorization", `Bearer ${key}`);
   if (json !== undefined) {
     allHeaders.set("Content-Type", "application/json");
     init.body = JSON.stringify(json);
   }
-  return fetch(new URL(path, baseUrl), { ...init, headers: allHeaders });
+  const url = new URL(path, baseUrl);
+  const response = await fetch(url, { ...init, headers: allHeaders });
+  if (throughPrism) expectNoResponseViolations(init.method ?? "GET", url, response);
+  return response;
 };
 
 /**

@@ -1,0 +1,31 @@
+import { expect, it } from "vitest";
+import { api, createPet, nextLink, type Pet } from "../client";
+
+// The next links name the server the client called. Prism's proxy (npm run
+// test:contract) forwards the upstream's Host, so through it they name wrangler's
+// origin instead: that project leaves this file out.
+
+// From the first page only: on a live deployment, walking every page could take
+// thousands of requests (test/e2e/local/pagination.test.ts walks them all).
+it("links each page to the next with rel=next, in ascending id order", async () => {
+  for (const purpose of ["page 1", "page 2", "page 3"]) await createPet(purpose);
+  const ids: number[] = [];
+  let url = "/v1/pets?limit=1";
+  for (let page = 1; page <= 3; page++) {
+    const response = await api(url);
+    expect(response.status).toBe(200);
+    const pets = (await response.json()) as Pet[];
+    expect(pets).toHaveLength(1);
+    ids.push((pets[0] as Pet).id);
+    if (page === 3) break;
+    const next = nextLink(response);
+    expect(next, `page ${page} of at least 3 has a next link`).toBeDefined();
+    const nextUrl = new URL(next as string);
+    expect(nextUrl.origin).toBe(new URL(response.url).origin);
+    expect(nextUrl.pathname).toBe("/v1/pets");
+    expect(nextUrl.searchParams.get("limit")).toBe("1");
+    expect(nextUrl.searchParams.get("cursor")).toBeTruthy();
+    url = nextUrl.href;
+  }
+  expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b));
+});
