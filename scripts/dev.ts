@@ -5,7 +5,8 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createKey, keyExists, type Target } from "./keys";
+import { createKey, keyExists } from "./keys";
+import type { Target } from "./target";
 import { spawnWrangler, wrangler } from "./wrangler";
 
 const passThrough = process.argv.slice(2);

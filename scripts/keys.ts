@@ -11,20 +11,11 @@
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { API_KEY_PATTERN, type ApiKeyRecord, generateApiKey, hashApiKey } from "../src/api-keys";
+import { describeTarget, TARGET_OPTIONS, type Target, targetArgs, targetFrom } from "./target";
 import { wrangler } from "./wrangler";
-
-/** persistTo: a local KV kept elsewhere than .wrangler/state (a scratch copy). */
-export type Target = { env?: string; remote: boolean; persistTo?: string };
 
 const BINDING = ["--binding", "API_KEYS"];
 const HASH_PATTERN = /^[0-9a-f]{64}$/;
-
-const targetArgs = ({ env, remote, persistTo }: Target) => [
-  ...(env ? ["--env", env] : []),
-  ...(remote ? ["--remote"] : ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])]),
-];
-const describeTarget = ({ env, remote, persistTo }: Target) =>
-  `${env ?? "development"} (${remote ? "remote" : "local"} KV${persistTo ? ` in ${persistTo}` : ""})`;
 
 export const createKey = async (label: string, target: Target): Promise<string> => {
   const key = generateApiKey(target.env ?? "development");
@@ -51,7 +42,7 @@ const revokeKey = async (keyOrHash: string, target: Target) => {
   const hash = API_KEY_PATTERN.test(keyOrHash) ? await hashApiKey(keyOrHash) : keyOrHash;
   if (!HASH_PATTERN.test(hash)) throw new Error("Pass the key itself, or the hash that key:list shows.");
   const found = wrangler(["kv", "key", "get", ...BINDING, hash, ...targetArgs(target)]).trim();
-  if (found === "Value not found") throw new Error(`No key with hash ${hash} in ${describeTarget(target)}.`);
+  if (found === "Value not found") throw new Error(`No key with hash ${hash} in ${describeTarget(target, "KV")}.`);
   wrangler(["kv", "key", "delete", ...BINDING, hash, ...targetArgs(target)]);
   return hash;
 };
@@ -65,20 +56,9 @@ const listKeys = (target: Target) => {
 };
 
 const main = async () => {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: {
-      env: { type: "string" },
-      remote: { type: "boolean", default: false },
-      "persist-to": { type: "string" },
-    },
-  });
+  const { positionals, values } = parseArgs({ allowPositionals: true, options: TARGET_OPTIONS });
   const [command, argument] = positionals;
-  const target: Target = { env: values.env, remote: values.remote, persistTo: values["persist-to"] };
-  if (target.env && !["staging", "production"].includes(target.env)) {
-    throw new Error("--env must be staging or production (omit it for local development).");
-  }
-  if (target.remote && target.persistTo) throw new Error("--persist-to names a local KV; it cannot go with --remote.");
+  const target = targetFrom(values);
   switch (command) {
     case "create": {
       const label = argument?.trim();
@@ -88,14 +68,14 @@ const main = async () => {
         );
       }
       const key = await createKey(label, target);
-      console.error(`Created the key "${label}" for ${describeTarget(target)}. It is shown once, below:`);
+      console.error(`Created the key "${label}" for ${describeTarget(target, "KV")}. It is shown once, below:`);
       console.log(key);
       return;
     }
     case "revoke": {
       if (!argument) throw new Error("Usage: npm run --silent key:revoke -- <key or hash> [--env ...] [--remote]");
       const hash = await revokeKey(argument, target);
-      console.error(`Revoked the key with hash ${hash} in ${describeTarget(target)}.`);
+      console.error(`Revoked the key with hash ${hash} in ${describeTarget(target, "KV")}.`);
       return;
     }
     case "list":

@@ -3,6 +3,7 @@
 // and replayed against the app where a request can provoke them (test/openapi.test.ts).
 // Kept few and short: the Worker bundles the document.
 import type * as z from "zod/mini";
+import { REMOVED_MESSAGE } from "../src/deprecation";
 import { ERROR_STATUS, type ErrorCode } from "../src/errors";
 import { MAX_BODY_BYTES } from "../src/json-body";
 import { RATE_LIMIT_PERIOD_S } from "../src/rate-limit";
@@ -102,6 +103,7 @@ export const OPERATION_EXAMPLES: Record<"listPets" | "createPet" | "getPet", Ope
     errors: {
       400: error("invalid_request", `Path parameter 'petId' must be ${ID_RULE}.`),
       404: error("not_found", "No pet has the id 999999."),
+      410: error("gone", REMOVED_MESSAGE),
       405: error("method_not_allowed", "DELETE is not allowed on /v1/pets/1."),
       ...KEYED_ERRORS,
     },

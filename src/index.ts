@@ -3,6 +3,7 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { documentCors, petCors, petsCollectionCors } from "./cors";
 import { createDatabase } from "./db/client";
 import { deleteExpiredIdempotencyKeys } from "./db/pets";
+import { deleteOldDeprecatedCalls } from "./deprecation";
 import type { AppEnv } from "./env";
 import { handleError, handleMethodNotAllowed, handleNotFound } from "./errors";
 import { requestLog } from "./request-log";
@@ -34,8 +35,10 @@ export type AppType = typeof routes;
 
 export default {
   fetch: app.fetch,
-  /** The hourly cron (wrangler.toml): idempotency records live 24 hours. */
+  /** The hourly cron (wrangler.toml): idempotency records live 24 hours, usage records DEPRECATED_USAGE_RETENTION_DAYS. */
   async scheduled(controller, env) {
-    await deleteExpiredIdempotencyKeys(createDatabase(env.DB), controller.scheduledTime);
+    const db = createDatabase(env.DB);
+    await deleteExpiredIdempotencyKeys(db, controller.scheduledTime);
+    await deleteOldDeprecatedCalls(db, controller.scheduledTime);
   },
 } satisfies ExportedHandler<CloudflareBindings>;

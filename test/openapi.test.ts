@@ -1,10 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
 import openapi from "../openapi.json";
 import { sha256Hex } from "../src/api-keys";
 import { ERROR_STATUS, type ErrorCode } from "../src/errors";
 import { app } from "../src/index";
 import { MAX_BODY_BYTES } from "../src/json-body";
+import { GET_PET_SUNSET } from "../src/response-headers";
 import {
   createPetHeadersSchema,
   errorSchema,
@@ -172,6 +173,19 @@ describe("the examples of openapi.json", () => {
     ["getPet", 400, (key) => call("/v1/pets/0", { key })],
     ["getPet", 401, () => call("/v1/pets/1")],
     ["getPet", 404, (key) => call("/v1/pets/999999", { key })],
+    [
+      "getPet",
+      410,
+      async (key) => {
+        vi.useFakeTimers({ toFake: ["Date"] });
+        vi.setSystemTime(GET_PET_SUNSET);
+        try {
+          return await call("/v1/pets/1", { key });
+        } finally {
+          vi.useRealTimers();
+        }
+      },
+    ],
     ["getPet", 405, (key) => call("/v1/pets/1", { method: "DELETE", key })],
   ];
 

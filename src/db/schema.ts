@@ -46,3 +46,27 @@ export const idempotencyKeys = sqliteTable(
     index("idempotency_keys_created_at_idx").on(table.createdAt),
   ],
 );
+
+/**
+ * Calls of deprecated operations, one row per API key, operation and UTC day: who still
+ * calls them before their sunset (`npm run usage:deprecated`). The key's label is kept
+ * beside its hash so that the report names the team; rows older than
+ * DEPRECATED_USAGE_RETENTION_DAYS are pruned by the hourly cron.
+ */
+export const deprecatedCalls = sqliteTable(
+  "deprecated_calls",
+  {
+    apiKeyHash: text().notNull(),
+    keyLabel: text().notNull(),
+    operation: text().notNull(),
+    /** The UTC day of the calls, YYYY-MM-DD. */
+    day: text().notNull(),
+    calls: integer().notNull(),
+    /** Unix milliseconds. */
+    lastCallAt: integer().notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.apiKeyHash, table.operation, table.day] }),
+    index("deprecated_calls_day_idx").on(table.day),
+  ],
+);

@@ -4,6 +4,7 @@ import { requireApiKey } from "../auth";
 import { readCursor, writeCursor } from "../cursor";
 import { findPet, insertPet, insertPetOnce, listPets } from "../db/pets";
 import { withSession } from "../db/session";
+import { deprecatedOperation } from "../deprecation";
 import type { AppEnv } from "../env";
 import { ApiError } from "../errors";
 import { jsonBody } from "../json-body";
@@ -82,14 +83,20 @@ export const petRoutes = new Hono<AppEnv>()
       });
     },
   )
-  .get("/:petId", validateOptional("query", noQuerySchema), validate("param", petParamsSchema), async (c) => {
-    const { petId } = c.req.valid("param");
-    let pet = cachedPet(petId);
-    if (!pet) {
-      pet = await findPet(c.var.db(), petId);
-      // A missing id is not cached: a pet may be created with it later.
-      if (!pet) throw new ApiError("not_found", `No pet has the id ${petId}.`);
-      cachePet(pet);
-    }
-    return c.json(pet, 200);
-  });
+  .get(
+    "/:petId",
+    deprecatedOperation("getPet"),
+    validateOptional("query", noQuerySchema),
+    validate("param", petParamsSchema),
+    async (c) => {
+      const { petId } = c.req.valid("param");
+      let pet = cachedPet(petId);
+      if (!pet) {
+        pet = await findPet(c.var.db(), petId);
+        // A missing id is not cached: a pet may be created with it later.
+        if (!pet) throw new ApiError("not_found", `No pet has the id ${petId}.`);
+        cachePet(pet);
+      }
+      return c.json(pet, 200);
+    },
+  );

@@ -1,0 +1,30 @@
+// Where a script's wrangler commands go: the local D1 and KV of `npm run dev` (or of a
+// `--persist-to <dir>` scratch copy, as the e2e tests and the bench keep), or an
+// environment's remote ones. Shared by the scripts that take `--env`, `--remote` and
+// `--persist-to`.
+
+export type Target = { env?: string; remote: boolean; persistTo?: string };
+
+/** The options of node:util's parseArgs that name a target. */
+export const TARGET_OPTIONS = {
+  env: { type: "string" },
+  remote: { type: "boolean", default: false },
+  "persist-to": { type: "string" },
+} as const;
+
+export const targetFrom = (values: { env?: string; remote?: boolean; "persist-to"?: string }): Target => {
+  const target: Target = { env: values.env, remote: values.remote ?? false, persistTo: values["persist-to"] };
+  if (target.env && !["staging", "production"].includes(target.env)) {
+    throw new Error("--env must be staging or production (omit it for local development).");
+  }
+  if (target.remote && target.persistTo) throw new Error("--persist-to names local state; it cannot go with --remote.");
+  return target;
+};
+
+export const targetArgs = ({ env, remote, persistTo }: Target) => [
+  ...(env ? ["--env", env] : []),
+  ...(remote ? ["--remote"] : ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])]),
+];
+
+export const describeTarget = ({ env, remote, persistTo }: Target, storage: "KV" | "D1") =>
+  `${env ?? "development"} (${remote ? "remote" : "local"} ${storage}${persistTo ? ` in ${persistTo}` : ""})`;

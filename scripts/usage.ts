@@ -1,0 +1,51 @@
+// `npm run --silent usage:deprecated -- [--days N] [--env staging|production --remote | --persist-to DIR]`
+//
+// Who still calls the deprecated operations: per API key (its label and the start of
+// its hash), each operation's calls in the last N days (default 30, today included) and
+// the last call, most recent first. What an operator sends to the teams before a
+// sunset. The Worker records the calls (src/deprecation.ts) right after answering them.
+import { parseArgs } from "node:util";
+import { describeTarget, TARGET_OPTIONS, targetArgs, targetFrom } from "./target";
+import { wrangler } from "./wrangler";
+
+type Usage = { key_label: string; api_key_hash: string; operation: string; calls: number; last_call_at: number };
+
+const { values } = parseArgs({ options: { ...TARGET_OPTIONS, days: { type: "string", default: "30" } } });
+try {
+  const target = targetFrom(values);
+  const days = Number(values.days);
+  if (!Number.isInteger(days) || days < 1) throw new Error("--days must be a whole number of days, at least 1.");
+  const since = new Date(Date.now() - (days - 1) * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+  // `since` is a date this script wrote, so it can stand in the SQL text.
+  const query = `select key_label, api_key_hash, operation, sum(calls) as calls, max(last_call_at) as last_call_at
+    from deprecated_calls where day >= '${since}'
+    group by api_key_hash, operation order by last_call_at desc`;
+  const [result] = JSON.parse(wrangler(["d1", "execute", "DB", ...targetArgs(target), "--json", "--command", query]));
+  const rows = (result?.results ?? []) as Usage[];
+  console.log(`Calls of deprecated operations since ${since}, ${describeTarget(target, "D1")}:`);
+  if (rows.length === 0) {
+    console.log("none");
+  } else {
+    const table = [
+      ["key label", "key hash", "operation", "calls", "last call (UTC)"],
+      ...rows.map((row) => [
+        row.key_label,
+        `${row.api_key_hash.slice(0, 12)}…`,
+        row.operation,
+        String(row.calls),
+        new Date(row.last_call_at).toISOString().replace(/\.\d+Z$/, "Z"),
+      ]),
+    ];
+    const widths = table[0]?.map((_, column) => Math.max(...table.map((cells) => (cells[column] ?? "").length))) ?? [];
+    for (const cells of table)
+      console.log(
+        cells
+          .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+          .join("  ")
+          .trimEnd(),
+      );
+  }
+} catch (error) {
+  console.error((error as Error).message);
+  process.exitCode = 1;
+}

@@ -1,0 +1,174 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { countRoundTrips } from "../bench/count-bindings";
+import { hashApiKey } from "../src/api-keys";
+import { createDatabase } from "../src/db/client";
+import { DEPRECATED_USAGE_RETENTION_DAYS, deleteOldDeprecatedCalls } from "../src/deprecation";
+import worker from "../src/index";
+import { GET_PET_SUNSET } from "../src/response-headers";
+import type { Pet } from "../src/schemas";
+import { BASE_URL, createApiKey, createPet, errorLogLines, expectError } from "./helpers";
+
+// The deprecated getPet's life: who calls it, brownouts, and its end at the Sunset
+// instant, with the clock under the test's control (the Worker runs in this isolate).
+
+let pet: Pet;
+beforeAll(async () => {
+  pet = await createPet(await createApiKey("owner"), { name: "Old Rex", categoryId: 1 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** getPet through the Worker's fetch, with GET_PET_BROWNOUTS set; resolves once its deferred writes are done. */
+const getPet = async (key: string, { brownouts = "", bindings = env as Cloudflare.Env } = {}) => {
+  const context = createExecutionContext();
+  const response = await worker.fetch(
+    new Request(`${BASE_URL}/v1/pets/${pet.id}`, { headers: { Authorization: `Bearer ${key}` } }),
+    { ...bindings, GET_PET_BROWNOUTS: brownouts },
+    context,
+  );
+  await waitOnExecutionContext(context);
+  return response;
+};
+
+type UsageRow = { key_label: string; operation: string; day: string; calls: number; last_call_at: number };
+const usageOf = async (key: string) =>
+  (
+    await env.DB.prepare("select * from deprecated_calls where api_key_hash = ?")
+      .bind(await hashApiKey(key))
+      .all<UsageRow>()
+  ).results;
+
+describe("calls of getPet", () => {
+  it("are recorded per API key, with its label, the day, the count and the last call", async () => {
+    const key = await createApiKey("team-legacy");
+    const before = Date.now();
+    for (let call = 0; call < 3; call++) expect((await getPet(key)).status).toBe(200);
+    const [row, ...others] = await usageOf(key);
+    expect(others).toEqual([]);
+    expect(row).toMatchObject({
+      key_label: "team-legacy",
+      operation: "getPet",
+      day: new Date().toISOString().slice(0, 10),
+      calls: 3,
+    });
+    expect(row?.last_call_at).toBeGreaterThanOrEqual(before);
+  });
+
+  it("are written after the answer, in batches: 20 calls at once make no round trip of theirs and two writes at most", async () => {
+    const key = await createApiKey("busy isolate");
+    const counter = countRoundTrips(env);
+    const contexts = Array.from({ length: 20 }, () => createExecutionContext());
+    const responses = await Promise.all(
+      contexts.map((context) =>
+        worker.fetch(
+          new Request(`${BASE_URL}/v1/pets/${pet.id}`, { headers: { Authorization: `Bearer ${key}` } }),
+          counter.env,
+          context,
+        ),
+      ),
+    );
+    const whileAnswering = { ...counter.counts };
+    await Promise.all(contexts.map((context) => waitOnExecutionContext(context)));
+    expect(responses.map((response) => response.status)).toEqual(Array(20).fill(200));
+    expect(whileAnswering.d1).toBe(0);
+    expect(counter.counts.d1).toBeGreaterThanOrEqual(1);
+    expect(counter.counts.d1).toBeLessThanOrEqual(2);
+    expect((await usageOf(key))[0]?.calls).toBe(20);
+  });
+});
+
+describe("at the Sunset instant", () => {
+  it("answers normally up to the millisecond before, and 410 from the instant on, still with Sunset and the successor", async () => {
+    const key = await createApiKey("late caller");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(GET_PET_SUNSET.getTime() - 1);
+    expect((await getPet(key)).status).toBe(200);
+    vi.setSystemTime(GET_PET_SUNSET);
+    const gone = await getPet(key);
+    const error = await expectError(gone, 410, "gone");
+    expect(error.message).toBe(
+      "GET /v1/pets/{petId} was removed on 5 December 2030; use GET /v1/pets with the status filter instead.",
+    );
+    expect(gone.headers.get("Sunset")).toBe("Thu, 05 Dec 2030 00:00:00 GMT");
+    expect(gone.headers.get("Link")).toBe('</v1/pets>; rel="successor-version"');
+    vi.setSystemTime(GET_PET_SUNSET.getTime() + 365 * 24 * 60 * 60 * 1000);
+    await expectError(await getPet(key), 410, "gone");
+  });
+
+  it("records nothing more", async () => {
+    const key = await createApiKey("after the end");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(GET_PET_SUNSET);
+    await expectError(await getPet(key), 410, "gone");
+    expect(await usageOf(key)).toEqual([]);
+  });
+});
+
+describe("a brownout", () => {
+  const SCHEDULE = "2029-06-02T14:00:00Z/PT1H, 2029-09-01T14:00:00Z/2029-09-01T18:00:00Z";
+
+  it.each([
+    ["inside the first window", "2029-06-02T14:30:00Z", 410],
+    ["at its start", "2029-06-02T14:00:00Z", 410],
+    ["at its end", "2029-06-02T15:00:00Z", 200],
+    ["inside the second window", "2029-09-01T17:59:59Z", 410],
+    ["between them", "2029-07-01T00:00:00Z", 200],
+  ])("answers %s (%s) with %i", async (_, now, status) => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date(now));
+    const response = await getPet(await createApiKey("brownout"), { brownouts: SCHEDULE });
+    expect(response.status).toBe(status);
+    if (status === 410) {
+      const error = await expectError(response, 410, "gone");
+      expect(error.message).toMatch(
+        /^GET \/v1\/pets\/\{petId\} is switched off until 2029-0[69]-0[12]T1[58]:00:00\.000Z/,
+      );
+      expect(error.message).toContain("removed on 5 December 2030; use GET /v1/pets with the status filter");
+    }
+  });
+
+  it("is counted as a call, since it shows who still depends on the operation", async () => {
+    const key = await createApiKey("browned out");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2029-06-02T14:30:00Z"));
+    await expectError(await getPet(key, { brownouts: SCHEDULE }), 410, "gone");
+    expect((await usageOf(key))[0]?.calls).toBe(1);
+  });
+
+  it("schedule with a malformed window logs it once, clearly, and keeps the valid ones", async () => {
+    const schedule = "2029-06-02T14:00:00Z/PT1H tomorrow/PT1H 2029-13-01T00:00:00Z/PT1H";
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2029-06-02T14:30:00Z"));
+    const key = await createApiKey("typo");
+    const lines = await errorLogLines(async () => {
+      await expectError(await getPet(key, { brownouts: schedule }), 410, "gone");
+      await expectError(await getPet(key, { brownouts: schedule }), 410, "gone");
+    });
+    expect(lines.map((line) => line.message)).toEqual([
+      "GET_PET_BROWNOUTS: 'tomorrow/PT1H' is not an ISO 8601 interval such as 2030-06-02T14:00:00Z/PT1H; it is ignored.",
+      "GET_PET_BROWNOUTS: '2029-13-01T00:00:00Z/PT1H' is not an ISO 8601 interval such as 2030-06-02T14:00:00Z/PT1H; it is ignored.",
+    ]);
+  });
+});
+
+describe("the hourly cron", () => {
+  it(`deletes usage records older than ${DEPRECATED_USAGE_RETENTION_DAYS} days`, async () => {
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+    for (const [hash, daysAgo] of [
+      ["old", DEPRECATED_USAGE_RETENTION_DAYS + 1],
+      ["kept", DEPRECATED_USAGE_RETENTION_DAYS - 1],
+    ] as const) {
+      await env.DB.prepare("insert into deprecated_calls values (?, 'x', 'getPet', ?, 1, 0)")
+        .bind(hash, day(daysAgo))
+        .run();
+    }
+    await deleteOldDeprecatedCalls(createDatabase(env.DB), Date.now());
+    const { results } = await env.DB.prepare(
+      "select api_key_hash from deprecated_calls where api_key_hash in ('old', 'kept')",
+    ).all();
+    expect(results).toEqual([{ api_key_hash: "kept" }]);
+  });
+});

@@ -1,0 +1,40 @@
+import { execFileSync } from "node:child_process";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type DevServer, startDevServer } from "../../../scripts/dev-server";
+
+// The usage report an operator runs before the sunset, against a server of its own
+// whose state the test knows (`npm run dev -- --persist-to <dir>`).
+
+let server: DevServer;
+let key = "";
+beforeAll(async () => {
+  server = await startDevServer({ name: "the API for the usage report", command: "npm run dev" });
+  key = /ps_test_[0-9A-Za-z]{43}/.exec(server.output())?.[0] ?? "";
+}, 120_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+const report = () =>
+  execFileSync("npm", ["run", "--silent", "usage:deprecated", "--", "--persist-to", server.persistTo, "--days", "1"], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+
+it("shows a getPet call under the caller's key label within 10 seconds", async () => {
+  const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
+  const created = await fetch(`${server.origin}/v1/pets`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ name: "Reported Rex", categoryId: 1 }),
+  });
+  const { id } = (await created.json()) as { id: number };
+  for (let call = 0; call < 2; call++) {
+    expect((await fetch(`${server.origin}/v1/pets/${id}`, { headers })).status).toBe(200);
+  }
+  const calledAt = Date.now();
+  let printed = report();
+  while (!printed.includes("getPet") && Date.now() - calledAt < 10_000) printed = report();
+  // npm run dev's own key is labelled "local development".
+  expect(printed).toMatch(/^local development +[0-9a-f]{12}… +getPet +2 +\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
+}, 60_000);
