@@ -34,7 +34,8 @@ import { writeCursor } from "../src/cursor";
 import { LIST_LIMIT } from "../src/schemas";
 import { type DevServer, startDevServer } from "./dev-server";
 import { createKey } from "./keys";
-import { localArgs, PENDING_PETS, seedPets } from "./seed";
+import { PENDING_PETS, seedPets } from "./seed";
+import { targetArgs } from "./target";
 import { wrangler } from "./wrangler";
 
 const BENCH_DIR = ".wrangler/bench";
@@ -266,7 +267,15 @@ const measureScale = async (persistTo: string, secret: string, first: Target) =>
   const afterPets = Math.min(SCALE_DEPTH, Math.floor(count / 2));
   log(`scale: partial page after ${afterPets} pets vs the first (${SCALE_SAMPLES} sequential requests each)`);
   const query = `SELECT id FROM pets ORDER BY id LIMIT 1 OFFSET ${afterPets - 1}`;
-  const output = wrangler(["d1", "execute", "DB", ...localArgs(persistTo), "--json", "--command", query]);
+  const output = wrangler([
+    "d1",
+    "execute",
+    "DB",
+    ...targetArgs({ remote: false, persistTo }),
+    "--json",
+    "--command",
+    query,
+  ]);
   const [{ results }] = JSON.parse(output) as [{ results: { id: number }[] }];
   const afterId = results[0]?.id;
   if (afterId === undefined) throw new Error(`No pet number ${afterPets} in the scratch database.`);

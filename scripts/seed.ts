@@ -15,6 +15,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import type { PetStatus } from "../src/schemas";
+import { targetArgs } from "./target";
 import { wrangler } from "./wrangler";
 
 export const PENDING_PETS = 10;
@@ -43,19 +44,16 @@ export const seedSql = (count: number): string => {
   return `${statements.join("\n")}\n`;
 };
 
-/** `--local`, and `--persist-to DIR` when the database is not the default local one. */
-export const localArgs = (persistTo?: string) => ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])];
-
 /** Applies the migrations, then inserts `count` pets; returns the seconds it took. */
 export const seedPets = ({ count, persistTo }: { count: number; persistTo?: string }): number => {
   const started = performance.now();
-  wrangler(["d1", "migrations", "apply", "DB", ...localArgs(persistTo)]);
+  wrangler(["d1", "migrations", "apply", "DB", ...targetArgs({ remote: false, persistTo })]);
   if (count > 0) {
     const scratch = mkdtempSync(path.join(tmpdir(), "petstore-seed-"));
     try {
       const file = path.join(scratch, "seed.sql");
       writeFileSync(file, seedSql(count));
-      wrangler(["d1", "execute", "DB", ...localArgs(persistTo), "--file", file]);
+      wrangler(["d1", "execute", "DB", ...targetArgs({ remote: false, persistTo }), "--file", file]);
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }

@@ -128,7 +128,7 @@ const parsedSchedules = new Map<string, Window[]>();
  * The windows of a GET_PET_BROWNOUTS value, parsed once per isolate. A malformed one is
  * logged once, clearly, and left out: a typo in the schedule must not fail requests.
  */
-export const brownoutWindows = (setting = ""): Window[] => {
+const brownoutWindows = (setting = ""): Window[] => {
   let windows = parsedSchedules.get(setting);
   if (!windows) {
     windows = [];

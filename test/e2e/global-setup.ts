@@ -12,8 +12,11 @@ declare module "vitest" {
 }
 
 /** A scratch `npm run dev` with a key issued the documented way; `label` names both. */
-export const startScratchServer = async (label: string): Promise<{ server: DevServer; apiKey: string }> => {
-  const server = await startDevServer({ name: `the ${label} tests`, command: "npm run dev" });
+export const startScratchServer = async (
+  label: string,
+  args: string[] = [],
+): Promise<{ server: DevServer; apiKey: string }> => {
+  const server = await startDevServer({ name: `the ${label} tests`, command: "npm run dev", args });
   try {
     const printed = execFileSync(
       "npm",

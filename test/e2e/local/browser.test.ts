@@ -2,8 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DevServer, startDevServer } from "../../../scripts/dev-server";
+import type { DevServer } from "../../../scripts/dev-server";
 import { CHROMIUM_ARGS, findChromium } from "../../node/chromium";
+import { startScratchServer } from "../global-setup";
 
 // What a browser does with CORS, in Chromium: pages served from two other origins call
 // an API configured as staging and production are (ALLOWED_ORIGINS lists origins, here
@@ -27,12 +28,10 @@ let browser: Browser;
 
 beforeAll(async () => {
   [allowedPage, otherPage] = await Promise.all([servePage(), servePage()]);
-  api = await startDevServer({
-    name: "the API for the browser test",
-    command: "npm run dev",
-    args: ["--var", `ALLOWED_ORIGINS:${allowedPage.origin}`],
-  });
-  key = /ps_test_[0-9A-Za-z]{43}/.exec(api.output())?.[0] ?? "";
+  ({ server: api, apiKey: key } = await startScratchServer("browser", [
+    "--var",
+    `ALLOWED_ORIGINS:${allowedPage.origin}`,
+  ]));
   browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
 }, 120_000);
 

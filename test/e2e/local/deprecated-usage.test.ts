@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type DevServer, startDevServer } from "../../../scripts/dev-server";
+import type { DevServer } from "../../../scripts/dev-server";
+import { startScratchServer } from "../global-setup";
 
 // The usage report an operator runs before the sunset, against a server of its own
 // whose state the test knows (`npm run dev -- --persist-to <dir>`).
@@ -8,8 +9,7 @@ import { type DevServer, startDevServer } from "../../../scripts/dev-server";
 let server: DevServer;
 let key = "";
 beforeAll(async () => {
-  server = await startDevServer({ name: "the API for the usage report", command: "npm run dev" });
-  key = /ps_test_[0-9A-Za-z]{43}/.exec(server.output())?.[0] ?? "";
+  ({ server, apiKey: key } = await startScratchServer("usage report"));
 }, 120_000);
 afterAll(async () => {
   await server?.stop();
@@ -35,6 +35,5 @@ it("shows a getPet call under the caller's key label within 10 seconds", async (
   const calledAt = Date.now();
   let printed = report();
   while (!printed.includes("getPet") && Date.now() - calledAt < 10_000) printed = report();
-  // npm run dev's own key is labelled "local development".
-  expect(printed).toMatch(/^local development +[0-9a-f]{12}… +getPet +2 +\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
+  expect(printed).toMatch(/^usage report +[0-9a-f]{12}… +getPet +2 +\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
 }, 60_000);
