@@ -4,7 +4,6 @@ import * as z from "zod/mini";
 // database enum, the OpenAPI document) derives from these schemas.
 
 export const PET_STATUSES = ["available", "pending", "sold"] as const;
-export const DEFAULT_PET_STATUS = "available" satisfies PetStatus;
 export const LIST_LIMIT = { min: 1, max: 100, default: 20 } as const;
 export const NAME_MAX_LENGTH = 255;
 
@@ -18,18 +17,16 @@ const expected = (description: string) => ({
 
 export const petStatusSchema = z.enum(PET_STATUSES, expected(`one of ${PET_STATUSES.join(", ")}`));
 
-// z.int() accepts only safe integers, so an id that JSON would round (2^53 and
-// above) is refused instead of silently becoming another id.
+// z.int() accepts only safe integers, so an id that JSON would round is refused
+// instead of silently becoming another id.
 export const ID_RULE = `a positive integer no greater than ${Number.MAX_SAFE_INTEGER}`;
+export const ID_DESCRIPTION = `An id is ${ID_RULE} (2^53-1, the largest integer that a JSON client in JavaScript holds exactly).`;
 const idSchema = z.int(expected(ID_RULE)).check(z.positive(expected(ID_RULE)));
 
-// Names are counted in Unicode code points (as SQLite's length() does) and must be
-// well-formed UTF-16 (a lone surrogate cannot be stored as UTF-8 text). "Not blank"
-// means visible: a name needs one character that is not white space, a format or
-// filler character (default-ignorable: U+200B, U+2060, U+3164, U+115F...), the blank
-// braille pattern or a lone combining mark. Control characters, bidirectional
-// controls and line or paragraph separators are refused anywhere in a name: they make
-// it display as something other than what is stored ("abc\u202Egpj.exe").
+// Code points, as SQLite's length() counts. Well-formed UTF-16, since a lone surrogate
+// cannot be stored as UTF-8 text. The refused characters make a name display as
+// something other than what is stored ("abc\u202Egpj.exe"); "visible" keeps out names
+// that show as nothing.
 const VISIBLE_CHARACTER = /[^\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cc}\p{M}\u2800]/u;
 const MISLEADING_CHARACTER = /[\p{Cc}\u202A-\u202E\u2066-\u2069\u2028\u2029]/u;
 const isValidName = (name: string) => {
@@ -43,6 +40,8 @@ const isValidName = (name: string) => {
   );
 };
 export const NAME_RULE = `a string of 1 to ${NAME_MAX_LENGTH} characters with at least one visible character, and without control characters, bidirectional controls or line and paragraph separators`;
+const NAME_TERMS =
+  "characters are Unicode code points; a visible character is one that is not white space, a default-ignorable format or filler character such as U+200B or U+3164, U+2800 or a lone combining mark; bidirectional controls are U+202A-U+202E and U+2066-U+2069";
 const nameSchema = z.string(expected(NAME_RULE)).check(z.refine(isValidName, expected(NAME_RULE)));
 
 export const petSchema = z.object({
@@ -56,7 +55,7 @@ export const newPetSchema = z.strictObject(
   {
     name: nameSchema,
     categoryId: idSchema,
-    status: z._default(petStatusSchema, DEFAULT_PET_STATUS),
+    status: z._default(petStatusSchema, "available"),
   },
   { error: "must be a JSON object" },
 );
@@ -71,6 +70,7 @@ export const IDEMPOTENCY_KEY = new RegExp(
   String.raw`^(?:"(?:[\x20\x21\x23-\x5B\x5D-\x7E]|\\["\\])${KEY_LENGTH}"|[\x21\x23-\x7E]${KEY_LENGTH})$`,
 );
 export const IDEMPOTENCY_KEY_RULE = `1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters, bare or as a quoted string`;
+export const IDEMPOTENCY_KEY_DESCRIPTION = `${IDEMPOTENCY_KEY_RULE} (RFC 8941; a quoted key is counted unquoted and unescaped)`;
 const unquote = (value: string) => (value.startsWith('"') ? value.slice(1, -1).replace(/\\(.)/g, "$1") : value);
 
 // A D1 bookmark as D1 issues them; anything else would fail inside D1 as a 5xx.
@@ -88,6 +88,9 @@ export const createPetHeadersSchema = z.object({
     z.pipe(z.string().check(z.regex(IDEMPOTENCY_KEY, expected(IDEMPOTENCY_KEY_RULE))), z.transform(unquote)),
   ),
 });
+
+/** A page of the listing. */
+export const petsSchema = z.array(petSchema);
 
 export const errorSchema = z.object({
   code: z.string(),
@@ -122,6 +125,39 @@ export const noQuerySchema = z.strictObject({});
 export const petParamsSchema = z.object({
   petId: integerString(ID_RULE, idSchema),
 });
+
+/**
+ * How the OpenAPI document describes the wire types and their fields (only
+ * scripts/openapi.ts reads this; the Worker's bundle leaves it out).
+ */
+const PET_FIELDS = {
+  name: `The animal's name: ${NAME_RULE} (${NAME_TERMS}). Names in every script are accepted.`,
+  categoryId: `The category the animal belongs to. ${ID_DESCRIPTION}`,
+};
+export const SCHEMA_DESCRIPTIONS = {
+  Pet: {
+    description: "An animal offered for sale.",
+    fields: {
+      id: `Assigned by the service on creation, never reused. ${ID_DESCRIPTION}`,
+      ...PET_FIELDS,
+      status: "Availability.",
+    },
+  },
+  NewPet: {
+    description: "The creation payload: a Pet without `id`. Unknown fields are refused.",
+    fields: { ...PET_FIELDS, status: "Availability; `available` when omitted." },
+  },
+  PetStatus: { description: "The availability of an animal." },
+  Pets: { description: "A page of pets, by ascending `id`." },
+  Error: {
+    description: "The body of every error response.",
+    fields: {
+      code: "Machine-readable error code.",
+      message: "Human-readable description, naming the offending field or parameter.",
+      status: "The HTTP status code, repeated.",
+    },
+  },
+};
 
 export type PetStatus = (typeof PET_STATUSES)[number];
 export type Pet = z.output<typeof petSchema>;

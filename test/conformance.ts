@@ -8,15 +8,9 @@
 // interprets schemas instead of compiling them as Ajv would.
 import { type Schema, Validator } from "@cfworker/json-schema";
 import openapi from "../openapi.json";
+import { type OpenApi, resolvePointer } from "../src/reference-page/document";
 
-type Reference = { $ref: string };
-type HeaderObject = { required?: boolean; schema: Schema };
-type ResponseObject = {
-  description: string;
-  headers?: Record<string, Reference>;
-  content?: Record<string, { schema: Schema }>;
-};
-type PathItem = Record<string, { operationId: string; responses: Record<string, ResponseObject | Reference> }>;
+type ResponseObject = OpenApi.ResponseObject;
 
 /**
  * A private copy, since the validator annotates the schemas it reads, and without the
@@ -34,8 +28,8 @@ const withoutExamples = (value: unknown): unknown =>
         )
       : value;
 const document = withoutExamples(openapi) as {
-  servers: { url: string }[];
-  paths: Record<string, PathItem>;
+  servers: OpenApi.ServerObject[];
+  paths: Record<string, Record<string, OpenApi.OperationObject & { responses: OpenApi.ResponsesObject }>>;
 };
 const DOCUMENT_URI = "https://petstore.invalid/openapi.json";
 
@@ -64,18 +58,9 @@ const templates = Object.keys(document.paths).map((template) => ({
 const escapePointer = (segment: string) => segment.replaceAll("~", "~0").replaceAll("/", "~1");
 const pointerOf = (...segments: string[]) => `/${segments.map(escapePointer).join("/")}`;
 
-const resolve = <T>(pointer: string): T => {
-  let value: unknown = document;
-  for (const segment of pointer.slice(1).split("/")) {
-    value = (value as Record<string, unknown>)[segment.replaceAll("~1", "/").replaceAll("~0", "~")];
-  }
-  if (value === undefined) throw new Error(`openapi.json has nothing at ${pointer}`);
-  return value as T;
-};
-
 /** Follows $refs (within the document) to the object and the pointer where it lives. */
 const follow = <T>(pointer: string): { pointer: string; value: T } => {
-  const value = resolve<T | Reference>(pointer);
+  const value = resolvePointer(document, pointer) as T | OpenApi.ReferenceObject;
   if (value && typeof value === "object" && "$ref" in value) return follow<T>(value.$ref.slice(1));
   return { pointer, value: value as T };
 };
@@ -125,11 +110,11 @@ const findResponse = (method: string, path: string, status: number): Documented 
   return { problem: `${template} has no ${method.toUpperCase()} operation, and no operation of it declares ${status}` };
 };
 
-const checkHeaders = (response: Response, declared: ResponseObject["headers"] = {}) => {
+const checkHeaders = (response: Response, responsePointer: string, declared: ResponseObject["headers"] = {}) => {
   const problems: string[] = [];
   const names = new Set(Object.keys(declared).map((name) => name.toLowerCase()));
-  for (const [name, reference] of Object.entries(declared)) {
-    const { pointer, value } = follow<HeaderObject>(reference.$ref.slice(1));
+  for (const name of Object.keys(declared)) {
+    const { pointer, value } = follow<OpenApi.HeaderObject>(`${responsePointer}/headers/${escapePointer(name)}`);
     const sent = response.headers.get(name);
     if (sent === null) {
       if (value.required) problems.push(`the required header ${name} is missing`);
@@ -166,7 +151,10 @@ export const conformanceProblems = async (request: Request, response: Response):
   const found = findResponse(method, new URL(request.url).pathname, response.status);
   if ("problem" in found) return [found.problem];
   const { pointer, value } = follow<ResponseObject>(found.pointer);
-  return [...checkHeaders(response, value.headers), ...(await checkBody(method, response, pointer, value.content))];
+  return [
+    ...checkHeaders(response, pointer, value.headers),
+    ...(await checkBody(method, response, pointer, value.content)),
+  ];
 };
 
 /** Throws, failing the test, when the response departs from openapi.json. */

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import openapi from "../openapi.json";
-import { type OpenApiDocument, renderReferencePage } from "../src/reference-page";
-import { type Example, type Examples, readerOf } from "../src/reference-page-document";
+import { renderReferencePage } from "../src/reference-page";
+import { type Examples, type OpenApi, operationsOf, readerOf } from "../src/reference-page/document";
 import { BASE_URL, call, countPets, createApiKey, createPet, send } from "./helpers";
 
 // The reference page's curl lines, examples and navigation. The page in a browser, and
 // its curl lines run by bash against `wrangler dev`, are in test/node/docs-page.test.ts.
 
-const document: OpenApiDocument = openapi;
+const document = openapi as unknown as OpenApi.Document;
 const { resolve } = readerOf(document);
 const API_BASE = `${BASE_URL}/v1`;
 
@@ -86,7 +86,7 @@ const curlRequest = (words: string[]) => {
   return new Request(url, { method, headers, body });
 };
 
-const operations = Object.values(document.paths).flatMap((item) => Object.values(item));
+const operations = operationsOf(document).map(({ operation }) => operation);
 const successStatus = (responses: Record<string, unknown>) => Number(Object.keys(responses).find((s) => /^2/.test(s)));
 
 describe("the curl lines of GET /v1/docs", () => {
@@ -94,7 +94,7 @@ describe("the curl lines of GET /v1/docs", () => {
     const lines = curlLines(await page());
     expect([...lines.keys()].sort()).toEqual(operations.map(({ operationId }) => operationId).sort());
     for (const { operationId, security } of operations) {
-      const line = lines.get(operationId) ?? "";
+      const line = lines.get(String(operationId)) ?? "";
       expect(line, operationId).toMatch(new RegExp(`^curl -i (-X [A-Z]+ )?'${API_BASE}/`));
       const { url } = curlRequest(shellWords(line, { KEY: "k" }));
       expect(decodeURIComponent(url), operationId).not.toMatch(/[{}]/);
@@ -107,13 +107,13 @@ describe("the curl lines of GET /v1/docs", () => {
     const key = await createApiKey();
     const lines = curlLines(await page());
     for (const { operationId, responses } of operations) {
-      const request = curlRequest(shellWords(lines.get(operationId) ?? "", { KEY: key }));
+      const request = curlRequest(shellWords(lines.get(String(operationId)) ?? "", { KEY: key }));
       // A path's example id names a pet that the lines before it may not have created.
       const petId = Number(new URL(request.url).pathname.match(/^\/v1\/pets\/(\d+)$/)?.[1] ?? 0);
       expect(petId).toBeLessThanOrEqual(100);
       while ((await countPets()) < petId) await createPet(key, { name: "Filler", categoryId: 1 });
       const response = await send(request);
-      expect(response.status, `${operationId}: ${await response.clone().text()}`).toBe(successStatus(responses));
+      expect(response.status, `${operationId}: ${await response.clone().text()}`).toBe(successStatus(responses ?? {}));
       await response.arrayBuffer();
     }
   });
@@ -123,7 +123,9 @@ describe("the examples of GET /v1/docs", () => {
   /** A media type's or parameter's examples, as OpenAPI 3.1 writes them. */
   const examplesIn = (holder: Examples): unknown[] => [
     ...(holder.example === undefined ? [] : [holder.example]),
-    ...Object.values((holder.examples ?? {}) as Record<string, Example>).map((entry) => resolve(entry).value),
+    ...Object.values((holder.examples ?? {}) as Record<string, OpenApi.ExampleObject>).map(
+      (entry) => resolve(entry).value,
+    ),
   ];
 
   it("shows every example the document gives, escaped", async () => {
@@ -133,8 +135,8 @@ describe("the examples of GET /v1/docs", () => {
       const section = html.slice(html.indexOf(`id="${operation.operationId}"`)).split("</section>")[0] ?? "";
       const bodies = [
         ...Object.entries((operation.requestBody && resolve(operation.requestBody))?.content ?? {}),
-        ...Object.values(operation.responses)
-          .map(resolve)
+        ...Object.values(operation.responses ?? {})
+          .map((response) => resolve(response))
           .flatMap(({ content }) => Object.entries(content ?? {})),
       ];
       for (const [mediaType, media] of bodies)
@@ -145,7 +147,7 @@ describe("the examples of GET /v1/docs", () => {
           expect(section, operation.operationId).toContain(`<pre class="example"><code>${escapeHtml(text)}</code>`);
           shown++;
         }
-      for (const parameter of (operation.parameters ?? []).map(resolve))
+      for (const parameter of (operation.parameters ?? []).map((parameter) => resolve(parameter)))
         for (const value of examplesIn(parameter))
           expect(section).toContain(`<code>${escapeHtml(typeof value === "string" ? value : JSON.stringify(value))}`);
     }
@@ -159,7 +161,7 @@ describe("the navigation of GET /v1/docs", () => {
     const nav = html.match(/<nav class="contents" aria-label="Contents">([\s\S]*?)<\/nav>/)?.[1] ?? "";
     expect(html.match(/<nav/g)).toHaveLength(1);
     for (const { operationId } of operations) expect(nav).toContain(`href="#${operationId}"`);
-    for (const name of Object.keys(document.components.schemas ?? {})) expect(nav).toContain(`href="#schema-${name}"`);
+    for (const name of Object.keys(document.components?.schemas ?? {})) expect(nav).toContain(`href="#schema-${name}"`);
     for (const id of [
       "servers",
       "authentication",
@@ -186,8 +188,8 @@ describe("renderReferencePage, with examples of every kind OpenAPI 3.1 allows", 
   // Today's document with what a richer one may hold: examples on parameters (one of them
   // a cursor, which no server would accept), in maps with summaries and $refs, on
   // headers and schemas, a string example of HTML, an externalValue, and text to escape.
-  const rich = structuredClone(openapi) as unknown as OpenApiDocument & {
-    components: { examples: Record<string, Example>; headers: Record<string, Examples> };
+  const rich = structuredClone(openapi) as unknown as OpenApi.Document & {
+    components: { examples: Record<string, OpenApi.ExampleObject>; headers: Record<string, Examples> };
   };
   const own = readerOf(rich).resolve;
   /** Replaces whatever examples the holder has (the document may already give some). */
@@ -198,19 +200,21 @@ describe("renderReferencePage, with examples of every kind OpenAPI 3.1 allows", 
     Object.assign(holder, examples);
   };
   const operation = (path: string, method: string) => {
-    const found = rich.paths[path]?.[method];
+    const found = operationsOf(rich).find((entry) => entry.path === path && entry.method === method.toUpperCase());
     if (!found) throw new Error(`openapi.json lacks ${method} ${path}`);
-    return found;
+    return found.operation;
   };
   const body = (path: string, method: string, status: string | undefined, mediaType = "application/json") => {
     const { requestBody, responses } = operation(path, method);
     const { content } = status
-      ? own(responses[status] ?? { $ref: "#/missing" })
+      ? own(responses?.[status] ?? { $ref: "#/missing" })
       : own(requestBody ?? { $ref: "#/missing" });
     return content?.[mediaType];
   };
   const parameter = (path: string, method: string, name: string) =>
-    (operation(path, method).parameters ?? []).map(own).find((parameter) => parameter.name === name);
+    (operation(path, method).parameters ?? [])
+      .map((parameter) => own(parameter))
+      .find((parameter) => parameter.name === name);
 
   give(parameter("/pets", "get", "limit"), { example: 2 });
   give(parameter("/pets", "get", "status"), { examples: { sold: { summary: "Sold pets", value: "sold" } } });

@@ -1,13 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Pet } from "../src/schemas";
+import { BOOKMARK, type Pet } from "../src/schemas";
 import { call, createApiKey, expectError } from "./helpers";
 
 let key: string;
 beforeAll(async () => {
   key = await createApiKey("sessions");
 });
-
-const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
 
 describe("D1 sessions and x-d1-bookmark", () => {
   it("returns a bookmark that, sent back, reads the client's own write", async () => {

@@ -1,13 +1,16 @@
 import { Hono } from "hono";
-import document from "../../openapi.json";
+import openapi from "../../openapi.json";
 import { sha256Hex } from "../api-keys";
 import type { AppEnv } from "../env";
 import { renderReferencePage } from "../reference-page";
+import type { OpenApi } from "../reference-page/document";
 
 // The OpenAPI document and its reference page: public (they describe, they do not
 // operate). The document is generated in Node (`npm run openapi`) and imported as
 // data, so no schema-conversion code reaches the bundle; the page is rendered from it
-// (src/reference-page.ts).
+// (src/reference-page/).
+
+const document = openapi as unknown as OpenApi.Document;
 
 // Serialized on first use, not at startup: global scope stays definitions only.
 let body: string | undefined;

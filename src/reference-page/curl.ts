@@ -1,13 +1,23 @@
 // The reference page's curl line per operation. It must work as pasted into a POSIX
 // shell after `KEY=<an API key>`: the path's parameters filled in, the key read from
 // $KEY, everything else single-quoted, and the request body's example sent.
-import type { Operation, Parameter, Reader } from "./reference-page-document";
+import type { OpenApi, Reader } from "./document";
+
+type Parameter = OpenApi.ParameterObject;
+// openapi-types types a 3.1 parameter's schema as 3.0's, which lacks `const`.
+const schemaOf = (resolve: Reader["resolve"], parameter: Parameter) =>
+  (parameter.schema ? resolve(parameter.schema) : {}) as OpenApi.SchemaObject;
 
 const shellQuote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
 export const curlCommand = (
   { resolve, examplesOf }: Reader,
-  { url, method, operation, needsKey }: { url: string; method: string; operation: Operation; needsKey: boolean },
+  {
+    url,
+    method,
+    operation,
+    needsKey,
+  }: { url: string; method: string; operation: OpenApi.OperationObject; needsKey: boolean },
 ): string => {
   /** The first example the document gives for a parameter, on the parameter or on its schema. */
   const exampleOf = (parameter: Parameter): unknown => {
@@ -17,20 +27,20 @@ export const curlCommand = (
   /** Its example, else a value its schema allows. */
   const sentValue = (parameter: Parameter | undefined): string => {
     if (!parameter) return "1";
-    const schema = parameter.schema ? resolve(parameter.schema) : {};
+    const schema = schemaOf(resolve, parameter);
     return String(exampleOf(parameter) ?? schema.default ?? schema.const ?? schema.enum?.[0] ?? schema.minimum ?? 1);
   };
   // An optional query parameter goes in only with an example that every server accepts: a
   // number or a value from a fixed set. A free-form string (the cursor) is copied from an
   // earlier answer, and an example of one would be refused.
   const isPortable = (parameter: Parameter) => {
-    const schema = parameter.schema ? resolve(parameter.schema) : {};
+    const schema = schemaOf(resolve, parameter);
     const fixed = schema.enum !== undefined || schema.const !== undefined;
     const numeric = [schema.type ?? []].flat().some((type) => ["integer", "number", "boolean"].includes(type));
     return exampleOf(parameter) !== undefined && (fixed || numeric);
   };
 
-  const parameters = (operation.parameters ?? []).map(resolve);
+  const parameters = (operation.parameters ?? []).map((parameter) => resolve(parameter));
   const path = url.replace(/\{([^}]+)\}/g, (_, name: string) =>
     encodeURIComponent(sentValue(parameters.find((parameter) => parameter.in === "path" && parameter.name === name))),
   );

@@ -2,94 +2,24 @@
 // HTML: no script, no file to fetch, so the page is one small response and the Worker
 // needs no static assets, whose router wrangler dev and Cloudflare would otherwise put
 // in front of every API request. It renders the parts of OpenAPI 3.1 that
-// scripts/openapi-document.ts writes, and every `example` or `examples` it finds.
-import { curlCommand } from "./reference-page-curl";
+// scripts/openapi.ts writes, and every `example` or `examples` it finds.
+import { curlCommand } from "./curl";
+import { type Examples, type OpenApi, operationsOf, readerOf } from "./document";
 import {
-  type Content,
-  type Example,
-  type Examples,
-  type OpenApiDocument,
-  type Operation,
-  type Response,
-  readerOf,
-  referenceName,
-  type Schema,
-} from "./reference-page-document";
-import { STYLE } from "./reference-page-style";
+  code,
+  escapeHtml,
+  exampleBlocks,
+  inline,
+  methodBadge,
+  prose,
+  schemaAnchor,
+  schemaSummary,
+  selfLink,
+  table,
+} from "./html";
+import { STYLE } from "./style";
 
-export type { OpenApiDocument };
-
-const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => ENTITIES[character] ?? character);
-const code = (value: unknown) =>
-  `<code>${escapeHtml(typeof value === "string" ? value : JSON.stringify(value))}</code>`;
-/** The Markdown the document's descriptions use: paragraphs and `code`. */
-const inline = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>");
-const prose = (text: string | undefined) =>
-  (text ?? "")
-    .split(/\n{2,}/)
-    .filter((paragraph) => paragraph.trim() !== "")
-    .map((paragraph) => `<p>${inline(paragraph)}</p>`)
-    .join("");
-
-const schemaAnchor = (name: string) => `schema-${escapeHtml(name)}`;
-const methodBadge = (method: string) =>
-  `<span class="method method-${escapeHtml(method.toLowerCase())}">${escapeHtml(method)}</span>`;
-/** A heading's text that links to the heading itself, so that any section's address is one click away. */
-const selfLink = (id: string, html: string) => `<a class="anchor" href="#${id}">${html}</a>`;
-
-/** One line for a schema: its type (schemas by name link to their section) and its constraints. */
-const schemaSummary = (schema: Schema | undefined): string => {
-  if (!schema) return "";
-  const parts: string[] = [];
-  if (schema.$ref) {
-    const name = referenceName(schema.$ref);
-    parts.push(`<a href="#${schemaAnchor(name)}">${escapeHtml(name)}</a>`);
-  }
-  for (const part of schema.allOf ?? []) parts.push(schemaSummary(part));
-  if (schema.type) {
-    const types = [schema.type].flat().join(" or ");
-    const items = schema.items ? ` of ${schemaSummary(schema.items)}` : "";
-    parts.push(`${escapeHtml(types)}${schema.format ? ` (${escapeHtml(schema.format)})` : ""}${items}`);
-  }
-  if (schema.enum) parts.push(`one of ${schema.enum.map(code).join(", ")}`);
-  if (schema.const !== undefined) parts.push(`always ${code(schema.const)}`);
-  if (schema.minimum !== undefined || schema.maximum !== undefined)
-    parts.push(`from ${schema.minimum ?? "−∞"} to ${schema.maximum ?? "∞"}`);
-  if (schema.maxLength !== undefined) parts.push(`${schema.minLength ?? 0} to ${schema.maxLength} characters`);
-  else if (schema.minLength !== undefined)
-    parts.push(`at least ${schema.minLength} character${schema.minLength === 1 ? "" : "s"}`);
-  if (schema.pattern) parts.push(`matching ${code(schema.pattern)}`);
-  if (schema.default !== undefined) parts.push(`default ${code(schema.default)}`);
-  if (schema.properties && schema.type !== "object")
-    for (const [name, property] of Object.entries(schema.properties))
-      parts.push(`${code(name)}: ${schemaSummary(property)}`);
-  const examples = [schema.example, ...(Array.isArray(schema.examples) ? schema.examples : [])];
-  const shown = examples.filter((example) => example !== undefined);
-  if (shown.length && !schema.properties) parts.push(`for example ${shown.map(code).join(", ")}`);
-  return parts.join(", ");
-};
-
-const table = (headings: string[], rows: string[][]) =>
-  rows.length === 0
-    ? ""
-    : `<table><thead><tr>${headings.map((heading) => `<th>${heading}</th>`).join("")}</tr></thead><tbody>${rows
-        .map((cells) => `<tr>${cells.map((cell) => `<td>${cell}</td>`).join("")}</tr>`)
-        .join("")}</tbody></table>`;
-
-/** A JSON example as JSON; a string example of another media type (HTML, text) as the text itself. */
-const exampleText = (value: unknown, mediaType: string) =>
-  typeof value === "string" && !/json/i.test(mediaType) ? value : JSON.stringify(value, null, 2);
-
-const exampleBlocks = (examples: Example[], mediaType = "application/json") =>
-  examples
-    .map(
-      ({ summary, description, value, externalValue }) =>
-        `<p>For example${summary ? `, ${inline(summary)}` : ""}:</p>${prose(description)}${value === undefined ? "" : `<pre class="example"><code>${escapeHtml(exampleText(value, mediaType))}</code></pre>`}${externalValue ? `<p>The example is at ${code(externalValue)}.</p>` : ""}`,
-    )
-    .join("");
-
-export const renderReferencePage = (document: OpenApiDocument, apiBase: string): string => {
+export const renderReferencePage = (document: OpenApi.Document, apiBase: string): string => {
   const reader = readerOf(document);
   const { resolve, examplesOf } = reader;
 
@@ -101,13 +31,11 @@ export const renderReferencePage = (document: OpenApiDocument, apiBase: string):
       : "";
   };
 
-  const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation })),
-  );
+  const operations = operationsOf(document);
 
-  const needsKey = (operation: Operation) => (operation.security ?? document.security ?? []).length > 0;
+  const needsKey = (operation: OpenApi.OperationObject) => (operation.security ?? document.security ?? []).length > 0;
 
-  const contentSection = (content: Content | undefined) =>
+  const contentSection = (content: OpenApi.ResponseObject["content"]) =>
     Object.entries(content ?? {})
       .map(
         ([mediaType, media]) =>
@@ -115,7 +43,7 @@ export const renderReferencePage = (document: OpenApiDocument, apiBase: string):
       )
       .join("");
 
-  const responseSection = ([status, response]: [string, Response]) => {
+  const responseSection = ([status, response]: [string, OpenApi.ResponseObject]) => {
     const headers = Object.entries(response.headers ?? {}).map(([name, header]) => {
       const resolved = resolve(header);
       return [code(name), schemaSummary(resolved.schema) + examplesCell(resolved), inline(resolved.description ?? "")];
@@ -125,7 +53,7 @@ export const renderReferencePage = (document: OpenApiDocument, apiBase: string):
 
   const operationSection = ({ path, method, operation }: (typeof operations)[number]) => {
     const parameters = (operation.parameters ?? [])
-      .map(resolve)
+      .map((parameter) => resolve(parameter))
       .map((parameter) => [
         `${code(parameter.name)}${parameter.required ? ' <span class="required">required</span>' : ""}`,
         escapeHtml(parameter.in),
@@ -133,7 +61,7 @@ export const renderReferencePage = (document: OpenApiDocument, apiBase: string):
         inline(parameter.description ?? ""),
       ]);
     const requestBody = operation.requestBody && resolve(operation.requestBody);
-    const id = escapeHtml(operation.operationId);
+    const id = escapeHtml(operation.operationId ?? "");
     return `<section class="operation${operation.deprecated ? " deprecated" : ""}" id="${id}">
 <h3>${selfLink(id, `${methodBadge(method)} <code class="path">${escapeHtml(path)}</code>`)} <span class="summary">${inline(operation.summary ?? "")}</span></h3>
 <p class="meta">Operation <code class="operation-id">${id}</code>${operation.deprecated ? ' · <strong class="badge">deprecated</strong>' : ""} · ${needsKey(operation) ? "needs an API key" : "no API key needed"}</p>
@@ -141,7 +69,7 @@ ${prose(operation.description)}
 ${parameters.length ? `<h4>Parameters</h4>${table(["Name", "In", "Value", "Description"], parameters)}` : ""}
 ${requestBody ? `<h4>Request body${requestBody.required ? ' <span class="required">required</span>' : ""}</h4>${prose(requestBody.description)}${contentSection(requestBody.content)}` : ""}
 <h4>Responses</h4>
-${Object.entries(operation.responses)
+${Object.entries(operation.responses ?? {})
   .map(([status, response]) => responseSection([status, resolve(response)]))
   .join("\n")}
 <h4>Example</h4>
@@ -160,7 +88,7 @@ ${Object.entries(operation.responses)
       `<section class="tag" id="${id}"><h2>${selfLink(id, escapeHtml(name))}</h2>${prose(description)}${tagged.map(operationSection).join("\n")}</section>`,
   );
 
-  const schemas = Object.entries(document.components.schemas ?? {});
+  const schemas = Object.entries(document.components?.schemas ?? {});
   const schemaSections = schemas.map(([name, schema]) => {
     const required = new Set(schema.required);
     const properties = Object.entries(schema.properties ?? {}).map(([property, value]) => [
@@ -185,11 +113,14 @@ ${Object.entries(operation.responses)
       .map(([name, variable]) => `${code(`{${name}}`)}: ${inline(variable.description ?? "")}`)
       .join("<br>"),
   ]);
-  const security = Object.entries(document.components.securitySchemes ?? {}).map(([name, scheme]) => [
-    code(name),
-    escapeHtml([scheme.type, scheme.scheme].filter(Boolean).join(" ")),
-    inline(scheme.description ?? ""),
-  ]);
+  const security = Object.entries(document.components?.securitySchemes ?? {}).map(([name, entry]) => {
+    const scheme = resolve(entry);
+    return [
+      code(name),
+      escapeHtml([scheme.type, "scheme" in scheme && scheme.scheme].filter(Boolean).join(" ")),
+      inline(scheme.description ?? ""),
+    ];
+  });
 
   const item = (id: string, html: string, after = "") => `<li><a href="#${id}">${html}</a>${after}</li>`;
   const list = (items: string[]) => `<ul>${items.join("")}</ul>`;
@@ -203,7 +134,7 @@ ${Object.entries(operation.responses)
         list(
           tagged.map(({ method, path, operation }) =>
             item(
-              escapeHtml(operation.operationId),
+              escapeHtml(operation.operationId ?? ""),
               `${methodBadge(method)} ${escapeHtml(path)}`,
               operation.deprecated ? " (deprecated)" : "",
             ),

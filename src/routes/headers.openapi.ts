@@ -1,0 +1,122 @@
+// The headers of the OpenAPI description: request headers as shared parameters, response
+// headers as shared components, each with its example (a `const` is its own example).
+// Imported by the generator (scripts/openapi.ts) only.
+import type { OpenAPIV3_1 } from "openapi-types";
+import { BOOKMARK_HEADER } from "../db/session";
+import { RATE_LIMIT_PERIOD_S } from "../rate-limit";
+import { SANE_REQUEST_ID } from "../request-log";
+import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET } from "../response-headers";
+import { BOOKMARK, BOOKMARK_RULE, IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_DESCRIPTION } from "../schemas";
+
+/** A header: its name on the wire, and its OpenAPI Header Object (a `const` is its own example). */
+const header = (name: string, description: string, schema: object, { required = true, example = "" } = {}) => ({
+  name,
+  object: {
+    description,
+    required,
+    schema: { type: "string", ...schema },
+    ...(example && { example }),
+  } as OpenAPIV3_1.HeaderObject,
+});
+
+const BOOKMARK_EXAMPLE = "00000085-0000024c-00004c6d-8e61117bf38d7adb71b934ebbf891683";
+
+export const RESPONSE_HEADERS = {
+  Location: header(
+    "Location",
+    "The new pet's path, `/v1/pets/{id}`.",
+    { pattern: "^/v1/pets/[1-9][0-9]*$" },
+    { example: "/v1/pets/1" },
+  ),
+  NextLink: header(
+    "Link",
+    'RFC 8288: `<{absolute url}>; rel="next"` when more pets remain. The url repeats `limit` and `status` and adds an opaque, signed `cursor`. Absent on the last page.',
+    { pattern: '^<https?://[^>]+>; rel="next"$' },
+    {
+      required: false,
+      example: `<https://petstore-production.example.workers.dev/v1/pets?limit=2&status=available&cursor=MS4zLmF2YWlsYWJsZQ.d8xPZ9wVOKTsm2-Mk5L60-rWOASgG2R3xufQFlQ02sM>; rel="next"`,
+    },
+  ),
+  Deprecation: header("Deprecation", "RFC 9745: when the operation was deprecated, as `@` and Unix seconds.", {
+    const: `@${GET_PET_DEPRECATED_AT}`,
+  }),
+  Sunset: header("Sunset", "RFC 8594: when the operation will be removed.", { const: GET_PET_SUNSET.toUTCString() }),
+  SuccessorLink: header(
+    "Link",
+    "RFC 8288: the replacement, `GET /v1/pets` with the `status` filter.",
+    { pattern: '^</v1/pets>; rel="successor-version"$' },
+    { example: '</v1/pets>; rel="successor-version"' },
+  ),
+  WWWAuthenticate: header(
+    "WWW-Authenticate",
+    "RFC 6750: the bearer challenge.",
+    { pattern: "^Bearer realm=" },
+    { example: 'Bearer realm="petstore"' },
+  ),
+  Allow: header(
+    "Allow",
+    "The methods the path allows (`HEAD` wherever `GET` is).",
+    { pattern: "^[A-Z]+(, [A-Z]+)*$" },
+    { example: "GET, HEAD, POST" },
+  ),
+  ETag: header("ETag", "A strong validator of this document; send it back in `If-None-Match`.", {
+    pattern: '^"[^"]+"$',
+  }),
+  CacheControl: header("Cache-Control", "How long caches may keep the document.", {}),
+  NoStore: header("Cache-Control", "Answers about pets are for the caller only.", { const: "no-store" }),
+  NoStoreUnderPets: header(
+    "Cache-Control",
+    "`no-store` on every answer of a path under `/v1/pets`, unknown ones included.",
+    { const: "no-store" },
+    { required: false },
+  ),
+  RequestId: header(
+    "X-Request-Id",
+    "The request's id, also in the service's log: the client's own `X-Request-Id` when it is a plain token, a new UUID otherwise.",
+    { pattern: SANE_REQUEST_ID.source },
+    { example: "0b9a4e43-6f0c-4d6e-9c55-2f1e8d7a3b21" },
+  ),
+  NoSniff: header("X-Content-Type-Options", "Browsers must not guess another media type.", { const: "nosniff" }),
+  Bookmark: header(
+    BOOKMARK_HEADER,
+    "The D1 session's bookmark after this request. Send it back as the request header of the same name to read at least what this answer saw (your own writes included).",
+    { pattern: BOOKMARK.source },
+    { required: false, example: BOOKMARK_EXAMPLE },
+  ),
+  RetryAfter: header("Retry-After", "Seconds to wait before sending more requests with this API key.", {
+    const: String(RATE_LIMIT_PERIOD_S),
+  }),
+  IdempotentReplayed: header(
+    "Idempotent-Replayed",
+    "`true` when this answer repeats the one recorded for the `Idempotency-Key`: nothing was created.",
+    { const: "true" },
+    { required: false },
+  ),
+  ContentSecurityPolicy: header("Content-Security-Policy", "The page runs no script and loads nothing.", {}),
+};
+export type ResponseHeader = keyof typeof RESPONSE_HEADERS;
+
+export const REQUEST_HEADERS = {
+  Bookmark: header(
+    BOOKMARK_HEADER,
+    `Send ${BOOKMARK_RULE}: this request then reads at least what that response saw. Reads otherwise go to the nearest replica.`,
+    { pattern: BOOKMARK.source },
+    { required: false, example: BOOKMARK_EXAMPLE },
+  ),
+  IdempotencyKey: header(
+    "Idempotency-Key",
+    `Makes the create safe to retry (IETF httpapi draft): ${IDEMPOTENCY_KEY_DESCRIPTION}. A repeat from the same API key within 24 hours with the same pet answers the recorded 201 again and creates nothing; the same key with another pet is 422.`,
+    { pattern: IDEMPOTENCY_KEY.source },
+    { required: false, example: '"7169c937-fb9c-4af5-b184-1dde0edaad3d"' },
+  ),
+  IfNoneMatch: header(
+    "If-None-Match",
+    "An `ETag` from an earlier answer: 304 without a body when the document is unchanged.",
+    {},
+    { required: false, example: '"4f95e3708d42eba39c4c7db30ea333e2a73f4e85b9fb11c7c3b21c046281b2f2"' },
+  ),
+};
+export type RequestHeader = keyof typeof REQUEST_HEADERS;
+
+/** On every response of every operation. */
+export const EVERY_RESPONSE: ResponseHeader[] = ["RequestId", "NoSniff"];
