@@ -1,5 +1,6 @@
 // Shared by the Worker (to check keys) and by scripts/keys.ts (to issue them), so
 // both agree on the format and on how a key is hashed.
+import { sha256Hex } from "./sha256";
 
 /** What KV holds for a key, under the key's SHA-256. The key itself is never stored. */
 export type ApiKeyRecord = { label: string; createdAt: string };
@@ -24,13 +25,5 @@ export const generateApiKey = (environment: string): string => {
   return prefix + random;
 };
 
-/** SHA-256 of a text, in hex: how keys are stored, how request bodies are compared, the OpenAPI ETag. */
-export const sha256Hex = async (text: string): Promise<string> => {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  // A plain loop: on every authenticated request, and Array.from(...).join cost more than the digest.
-  let hex = "";
-  for (const byte of new Uint8Array(digest)) hex += (byte < 16 ? "0" : "") + byte.toString(16);
-  return hex;
-};
-
+/** The name a key is stored under in KV. */
 export const hashApiKey = (key: string): Promise<string> => sha256Hex(key);

@@ -1,4 +1,7 @@
 import { BoundedCache } from "./bounded-cache";
+import { type CursorSecrets, writeCursor } from "./cursor";
+import type { Database } from "./db/client";
+import { findPet, listPets } from "./db/pets";
 import type { Pet, PetStatus } from "./schemas";
 
 /**
@@ -11,24 +14,38 @@ import type { Pet, PetStatus } from "./schemas";
  */
 export const IMMUTABLE_PETS_CACHE = true;
 
-/** A full page: its pets, and the cursor of the page after it (a full page always has one). */
-export type FullPage = { pets: Pet[]; nextCursor: string };
+/** A page of the listing, and the cursor of the page after it when there is one. */
+export type Page = { pets: Pet[]; nextCursor?: string };
+type PagePosition = { afterId: number; limit: number; status: PetStatus | undefined };
 
 const pets = new BoundedCache<number, Pet>({ maxEntries: 10_000 });
-const pages = new BoundedCache<string, FullPage>({ maxEntries: 1_000 });
-
-const pageKey = (afterId: number, limit: number, status: PetStatus | undefined) =>
-  `${status ?? ""}:${afterId}:${limit}`;
-
-export const cachedPet = (id: number) => pets.get(id);
+const fullPages = new BoundedCache<string, Page>({ maxEntries: 1_000 });
 
 export const cachePet = (pet: Pet) => {
   if (IMMUTABLE_PETS_CACHE) pets.set(pet.id, pet);
 };
 
-export const cachedPage = (afterId: number, limit: number, status: PetStatus | undefined) =>
-  pages.get(pageKey(afterId, limit, status));
+/** The pet with this id, from this isolate or else from D1 (a missing id is not cached: it may be created later). */
+export const readPet = async (db: () => Database, id: number): Promise<Pet | undefined> => {
+  const cached = pets.get(id);
+  if (cached) return cached;
+  const pet = await findPet(db(), id);
+  if (pet) cachePet(pet);
+  return pet;
+};
 
-export const cachePage = (afterId: number, limit: number, status: PetStatus | undefined, page: FullPage) => {
-  if (IMMUTABLE_PETS_CACHE) pages.set(pageKey(afterId, limit, status), page);
+/** A page from this isolate when it is a full page read before, else from D1. */
+export const readPage = async (db: () => Database, secrets: CursorSecrets, position: PagePosition): Promise<Page> => {
+  const { afterId, limit, status } = position;
+  const key = `${status ?? ""}:${afterId}:${limit}`;
+  const cached = fullPages.get(key);
+  if (cached) return cached;
+  // One row more than the page tells whether a next page exists, in the same query.
+  const rows = await listPets(db(), { afterId, limit: limit + 1, status });
+  const page: Page = { pets: rows.slice(0, limit) };
+  const last = page.pets.at(-1);
+  if (rows.length <= limit || !last) return page;
+  page.nextCursor = await writeCursor(secrets, { afterId: last.id, status });
+  if (IMMUTABLE_PETS_CACHE) fullPages.set(key, page);
+  return page;
 };

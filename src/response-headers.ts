@@ -1,8 +1,8 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./env";
 
-// Headers added to whole groups of answers, errors included (src/index.ts mounts
-// them outside the routes and the 405 handling, so that every answer gets them).
+// Response headers. The middlewares add theirs to whole groups of answers, errors
+// included (src/index.ts mounts them outside the routes and the 405 handling).
 
 /** Answers about pets are for the caller only: no shared or browser cache may keep them. */
 export const noStore = createMiddleware<AppEnv>(async (c, next) => {
@@ -26,3 +26,12 @@ export const deprecated = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   for (const [name, value] of DEPRECATION_HEADERS) c.res.headers.set(name, value);
 });
+
+/** RFC 8288: the request's own URL with the given query (empty values left out), as the next page. */
+export const nextLink = (requestUrl: string, query: Record<string, string | undefined>) => {
+  const next = new URL(requestUrl);
+  next.search = new URLSearchParams(
+    Object.entries(query).filter((entry): entry is [string, string] => !!entry[1]),
+  ).toString();
+  return `<${next}>; rel="next"`;
+};

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
 import openapi from "../openapi.json";
-import { sha256Hex } from "../src/api-keys";
+import { sha256Hex } from "../src/sha256";
 import { ERROR_STATUS, type ErrorCode } from "../src/errors";
 import { app } from "../src/index";
 import { MAX_BODY_BYTES } from "../src/json-body";

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, gte, lt, sql } from "drizzle-orm";
 import type { NewPet, Pet, PetStatus } from "../schemas";
+import { sha256Hex } from "../sha256";
 import type { Database } from "./client";
 import { idempotencyKeys, pets } from "./schema";
 
@@ -22,8 +23,11 @@ export const findPet = (db: Database, id: number): Promise<Pet | undefined> =>
 
 export const insertPet = (db: Database, pet: NewPet): Promise<Pet> => db.insert(pets).values(pet).returning().get();
 
-export type IdempotentRequest = { apiKeyHash: string; idempotencyKey: string; requestHash: string; now: number };
+export type IdempotentRequest = { apiKeyHash: string; idempotencyKey: string; now: number };
 export type IdempotentOutcome = { pet: Pet; replayed: boolean; sameRequest: boolean };
+
+/** Two bodies are the same request when they validate to the same pet. */
+const requestHashOf = ({ name, categoryId, status }: NewPet) => sha256Hex(JSON.stringify([name, categoryId, status]));
 
 /**
  * Creates the pet and records the Idempotency-Key in one D1 batch (one transaction,
@@ -36,7 +40,8 @@ export const insertPetOnce = async (
   pet: NewPet,
   request: IdempotentRequest,
 ): Promise<IdempotentOutcome> => {
-  const { apiKeyHash, idempotencyKey, requestHash, now } = request;
+  const { apiKeyHash, idempotencyKey, now } = request;
+  const requestHash = await requestHashOf(pet);
   const sameKey = and(eq(idempotencyKeys.apiKeyHash, apiKeyHash), eq(idempotencyKeys.idempotencyKey, idempotencyKey));
   try {
     const [, created] = await db.batch([

@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import openapi from "../../openapi.json";
-import { sha256Hex } from "../api-keys";
 import type { AppEnv } from "../env";
 import { renderReferencePage } from "../reference-page";
 import type { OpenApi } from "../reference-page/document";
+import { sha256Hex } from "../sha256";
 
 // The OpenAPI document and its reference page: public (they describe, they do not
 // operate). The document is generated in Node (`npm run openapi`) and imported as
