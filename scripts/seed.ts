@@ -1,7 +1,7 @@
 // `npm run seed -- --count N [--persist-to DIR]`: adds N pets to the local D1
 // database (by default the one `npm run dev` uses, in .wrangler/state) with bulk
 // multi-row INSERTs run by `wrangler d1 execute --file`: one wrangler call, not N
-// HTTP calls, so 100,000 pets take seconds. scripts/bench.ts seeds its own scratch
+// HTTP calls, so 100,000 pets take seconds. bench/run.ts seeds its own scratch
 // database with the same code.
 //
 // Which pets get which status is fixed, so that the bench knows its pages:

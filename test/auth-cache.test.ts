@@ -1,11 +1,11 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { countRoundTrips } from "../bench/count-bindings";
 import { generateApiKey, hashApiKey } from "../src/api-keys";
 import { KNOWN_KEY_TTL_MS, UNKNOWN_KEY_TTL_MS } from "../src/auth";
 import { BoundedCache } from "../src/bounded-cache";
 import worker from "../src/index";
+import { countRoundTrips } from "./count-bindings";
 import { BASE_URL, createApiKey, expectError } from "./helpers";
 
 /** listPets straight through the Worker's fetch, as a client at `address`. */

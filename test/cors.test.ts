@@ -1,8 +1,8 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { countRoundTrips } from "../bench/count-bindings";
 import worker from "../src/index";
+import { countRoundTrips } from "./count-bindings";
 import { BASE_URL, createApiKey, expectError } from "./helpers";
 
 // CORS as a browser on another origin meets it. Preflights are the transport's, not

@@ -1,13 +1,13 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { countRoundTrips } from "../bench/count-bindings";
 import { hashApiKey } from "../src/api-keys";
 import { createDatabase } from "../src/db/client";
 import { DEPRECATED_USAGE_RETENTION_DAYS, deleteOldDeprecatedCalls } from "../src/deprecation";
 import worker from "../src/index";
 import { GET_PET_SUNSET } from "../src/response-headers";
 import type { Pet } from "../src/schemas";
+import { countRoundTrips } from "./count-bindings";
 import { BASE_URL, createApiKey, createPet, errorLogLines, expectError } from "./helpers";
 
 // The deprecated getPet's life: who calls it, brownouts, and its end at the Sunset

@@ -1,9 +1,9 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { countRoundTrips } from "../bench/count-bindings";
 import worker from "../src/index";
 import type { Pet } from "../src/schemas";
+import { countRoundTrips } from "./count-bindings";
 import { BASE_URL, createApiKey, createPet } from "./helpers";
 
 // Storage round trips per request on a warm isolate (the key already looked up;

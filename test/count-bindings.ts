@@ -1,9 +1,9 @@
 // Counts storage round trips made through an env's D1 and KV bindings, so that a
-// benchmark (bench/instrumented-api.ts) or a test can tell how many queries and
-// KV calls one request costs. A round trip is one call that goes to storage: a
-// statement's first/all/run/raw, a batch (however many statements it holds), an
-// exec, and each KV get/getWithMetadata/put/list/delete. Building statements
-// (prepare, bind) and reading a session's bookmark cost nothing and count nothing.
+// test can tell how many queries and KV calls one request costs. A round trip is one
+// call that goes to storage: a statement's first/all/run/raw, a batch (however many
+// statements it holds), an exec, and each KV get/getWithMetadata/put/list/delete.
+// Building statements (prepare, bind) and reading a session's bookmark cost nothing
+// and count nothing.
 //
 // Counts are taken when the call is made, whether it then succeeds or fails.
 

@@ -1,0 +1,265 @@
+// `npm run bench [-- --count N --duration S --rounds R --connections C --log-level L]`:
+// what it measures and how to read it is in bench/README.md.
+import { randomBytes } from "node:crypto";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { startDevServer } from "../scripts/dev-server";
+import { createKey } from "../scripts/keys";
+import { seedPets } from "../scripts/seed";
+import { wrangler } from "../scripts/wrangler";
+import { writeCursor } from "../src/cursor";
+import { LIST_LIMIT } from "../src/schemas";
+
+const RUN_DIR = path.resolve(".wrangler/bench/run");
+const STARTUP_RUNS = 5;
+const SCALE_SAMPLES = 200;
+/** A target's req/s must be at least this share of the reference's. */
+const GOALS = { bare: 0.8, floor: 0.9 } as const;
+
+const { values } = parseArgs({
+  options: {
+    count: { type: "string" },
+    // Short rounds pair each target closely in time with the references; with 7, one
+    // round disturbed by other work on the machine moves no median.
+    duration: { type: "string", default: "3" },
+    rounds: { type: "string", default: "7" },
+    connections: { type: "string", default: "8" },
+    "log-level": { type: "string", default: "log" },
+  },
+});
+const positive = (name: "count" | "duration" | "rounds" | "connections", fallback = "") => {
+  const value = Number(values[name] ?? fallback);
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer.`);
+  return value;
+};
+const [count, duration, rounds, connections] = [
+  positive("count", "1000"),
+  positive("duration"),
+  positive("rounds"),
+  positive("connections"),
+];
+if (count <= LIST_LIMIT.default) throw new Error(`--count must exceed ${LIST_LIMIT.default}, for a full first page.`);
+const args = process.argv.slice(2);
+const command = args.length ? `npm run bench -- ${args.join(" ")}` : "npm run bench";
+
+const log = (message: string) => console.log(`[bench] ${message}`);
+const median = (numbers: number[]) => {
+  const sorted = numbers.toSorted((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+const p99 = (numbers: number[]) => numbers.toSorted((a, b) => a - b)[Math.ceil(numbers.length * 0.99) - 1] ?? 0;
+const verdict = (met: boolean) => (met ? "met" : "NOT met");
+
+type Target = {
+  name: string;
+  url: string;
+  ok: (status: number, body: unknown) => boolean;
+  goal?: keyof typeof GOALS;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+};
+type Sample = { rps: number; p50: number; p99: number; failures: number };
+
+const status = (expected: number) => (actual: number) => actual === expected;
+const page = (full: boolean) => (actual: number, body: unknown) =>
+  actual === 200 &&
+  Array.isArray(body) &&
+  (full ? body.length === LIST_LIMIT.default : body.length > 0 && body.length < LIST_LIMIT.default);
+
+const send = ({ url, method, headers, body }: Target) => fetch(url, { method, headers, body });
+
+// A target answering 401 or an empty page would look fast: each answer is checked first.
+const check = async (target: Target) => {
+  const response = await send(target);
+  const body: unknown = await response.json().catch(() => undefined);
+  if (!target.ok(response.status, body)) {
+    throw new Error(`${target.name} answered ${response.status}: ${JSON.stringify(body)}`);
+  }
+};
+
+const load = async ({ url, method = "GET", headers, body }: Target, seconds: number): Promise<Sample> => {
+  const result = await autocannon({ url, method, headers, body, connections, duration: seconds });
+  const { requests, latency, errors, non2xx } = result;
+  return { rps: requests.average, p50: latency.p50, p99: latency.p99, failures: errors + non2xx };
+};
+
+/** The bundle and the startup CPU time (non-idle samples of a CPU profile, about 1 ms apart). */
+const measureStartup = () => {
+  const runs = Array.from({ length: STARTUP_RUNS }, (_, run) => {
+    const outfile = path.join(RUN_DIR, `startup-${run}.cpuprofile`);
+    const output = wrangler(["check", "startup", "--env", "production", "--outfile", outfile]);
+    const bundle = /Bundle: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(output);
+    const active = /Active: ([\d.]+) ms/.exec(output);
+    if (!bundle || !active) throw new Error(`Unexpected output of wrangler check startup:\n${output}`);
+    return { raw: Number(bundle[1]), gzip: Number(bundle[2]), cpuMs: Number(active[1]) };
+  });
+  const { raw, gzip } = runs[0] ?? { raw: 0, gzip: 0 };
+  const cpu = runs.map((run) => run.cpuMs);
+  return [
+    `Bundle (wrangler check startup --env production): ${raw} KiB raw, ${gzip} KiB gzip` +
+      ` (target <= 60 KiB gzip: ${verdict(gzip <= 60)})`,
+    `Startup CPU (the same, "Active"): median ${median(cpu).toFixed(1)} ms (runs: ${cpu.map((ms) => ms.toFixed(1)).join(", ")})`,
+  ];
+};
+
+/** The partial page reached through a cursor deep into the pets against the first one, by sequential requests. */
+const measureScale = async (first: Target, secret: string) => {
+  const afterPets = Math.min(50_000, Math.floor(count / 2));
+  log(`scale: the partial page after ${afterPets} pets vs the first`);
+  // The scratch database is new, so the pets' ids run from 1 to count.
+  const cursor = await writeCursor({ CURSOR_SECRET: secret }, { afterId: afterPets, status: "pending" });
+  const deep = { ...first, name: `partial page after ${afterPets} pets`, url: `${first.url}&cursor=${cursor}` };
+  await check(deep);
+  const times: [number[], number[]] = [[], []];
+  for (let index = 0; index < SCALE_SAMPLES + 20; index++) {
+    for (const [which, target] of [first, deep].entries()) {
+      const started = performance.now();
+      await (await send(target)).arrayBuffer();
+      // The first 20 of each warm up the isolate and SQLite's page cache.
+      if (index >= 20) times[which]?.push(performance.now() - started);
+    }
+  }
+  const [firstMs, deepMs] = times;
+  const ratio = median(deepMs) / median(firstMs);
+  const figures = (ms: number[]) => `p50 ${median(ms).toFixed(2)} ms (p99 ${p99(ms).toFixed(2)})`;
+  return (
+    `Scale (${count} pets, ${SCALE_SAMPLES} sequential requests each): ${deep.name} ${figures(deepMs)}` +
+    ` vs the first partial page ${figures(firstMs)}: ${ratio.toFixed(2)}x (target <= 1.5x: ${verdict(ratio <= 1.5)})`
+  );
+};
+
+/** Each target for `duration` s in turn, `rounds` times; each round starts one target later, so none always follows the same one. */
+const measureThroughput = async (targets: Target[]) => {
+  log("warming up every target (1 s each)");
+  for (const target of targets) await load(target, 1);
+  const samples = new Map<Target, Sample[]>(targets.map((target) => [target, []]));
+  for (let round = 0; round < rounds; round++) {
+    log(`round ${round + 1}/${rounds}`);
+    for (const target of [...targets.slice(round % targets.length), ...targets.slice(0, round % targets.length)]) {
+      // A pause, so that what a load leaves behind (wrangler relaying log lines, garbage) is not charged to the next.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      samples.get(target)?.push(await load(target, duration));
+    }
+  }
+  return (target: Target) => samples.get(target) ?? [];
+};
+
+const main = async () => {
+  const started = performance.now();
+  rmSync(RUN_DIR, { recursive: true, force: true });
+  mkdirSync(RUN_DIR, { recursive: true });
+  log(`wrangler check startup (${STARTUP_RUNS} runs)`);
+  const figures = measureStartup();
+
+  // Scratch state and secret: the developer's .wrangler/state and .dev.vars are left alone.
+  const persistTo = path.join(RUN_DIR, "api");
+  const secret = randomBytes(32).toString("base64url");
+  const envFile = path.join(RUN_DIR, "bench.env");
+  writeFileSync(envFile, `CURSOR_SECRET=${secret}\n`, { mode: 0o600 });
+  log(`seeding ${count} pets`);
+  log(`seeded in ${seedPets({ count, persistTo }).toFixed(1)} s`);
+  const auth = { Authorization: `Bearer ${await createKey("bench", { remote: false, persistTo })}` };
+
+  log("starting the API and the reference Worker with wrangler dev");
+  const devArgs = ["--env-file", envFile, "--log-level", values["log-level"]];
+  const [api, reference] = await Promise.all([
+    startDevServer({
+      name: "api",
+      command: "wrangler dev",
+      args: ["--name", "petstore-bench-api", ...devArgs],
+      persistTo,
+    }),
+    startDevServer({
+      name: "reference",
+      command: "wrangler dev",
+      args: ["--config", "bench/reference.toml", ...devArgs],
+      // Its own: Miniflare's SQLite files are contended by two servers starting at once.
+      persistTo: path.join(RUN_DIR, "reference"),
+      probe: { path: "/bare", isOurs: (response) => response.headers.has("X-Bench-Reference") },
+    }),
+  ]);
+  try {
+    const pets = `${api.origin}/v1/pets`;
+    const partial: Target = {
+      name: "GET /v1/pets?status=pending (partial page)",
+      url: `${pets}?status=pending`,
+      headers: auth,
+      ok: page(false),
+      goal: "floor",
+    };
+    const targets: Target[] = [
+      { name: "GET /v1/pets (full first page)", url: pets, headers: auth, ok: page(true), goal: "bare" },
+      partial,
+      {
+        name: "GET /v1/pets/{id}",
+        url: `${pets}/${Math.ceil(count / 2)}`,
+        headers: auth,
+        ok: status(200),
+        goal: "bare",
+      },
+      {
+        name: "POST /v1/pets",
+        url: pets,
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: JSON.stringify({ name: "Bench pet", categoryId: 1 }),
+        ok: status(201),
+        goal: "floor",
+      },
+    ];
+    const references = {
+      bare: { name: "reference: bare Worker", url: `${reference.origin}/bare`, ok: status(200) },
+      floor: { name: "reference: one-query floor", url: `${reference.origin}/one-query`, ok: status(200) },
+      limit: { name: "reference: bare + one rate-limit call", url: `${reference.origin}/one-limit`, ok: status(200) },
+    };
+    targets.push(...Object.values(references));
+    for (const target of targets) await check(target);
+    const samplesOf = await measureThroughput(targets);
+
+    // Ratios within each round, then their median: a load on the machine that comes and
+    // goes moves both sides of a round's ratio alike.
+    const rps = (target: Target) => samplesOf(target).map((sample) => sample.rps);
+    const ratio = (target: Target, to: Target) =>
+      median(rps(target).map((value, round) => value / (rps(to)[round] ?? 0)));
+    const warnings: string[] = [];
+    const rows = targets.map((target) => {
+      const of = (key: keyof Sample) => median(samplesOf(target).map((sample) => sample[key])).toFixed(0);
+      const x = { bare: ratio(target, references.bare), floor: ratio(target, references.floor) };
+      const { goal } = target;
+      const met = goal ? `>= ${GOALS[goal]}x ${goal}: ${verdict(x[goal] >= GOALS[goal])}` : "";
+      const ratios = [x.bare, x.floor, ratio(target, references.limit)].map((r) => r.toFixed(2));
+      const failures = samplesOf(target).reduce((sum, sample) => sum + sample.failures, 0);
+      if (failures) warnings.push(`WARNING: ${target.name}: ${failures} errors or non-2xx answers under load.`);
+      return `| ${[target.name, of("rps"), of("p50"), of("p99"), ...ratios, met].join(" | ")} |`;
+    });
+    if (values.count !== undefined) figures.push(await measureScale(partial, secret));
+
+    const report = [
+      `\`${command}\`, ${new Date().toISOString().slice(0, 10)}: ${count} pets seeded,` +
+        ` wrangler dev --log-level ${values["log-level"]}, ${connections} connections, medians of ${rounds}` +
+        ` interleaved rounds of ${duration} s (ratios: median of the per-round ratios), ${availableParallelism()} cores.`,
+      "",
+      "| Target | req/s | p50 ms | p99 ms | x bare | x floor | x limit | target |",
+      "| --- | --- | --- | --- | --- | --- | --- | --- |",
+      ...rows,
+      "",
+      ...figures.map((line) => `- ${line}`),
+      ...warnings,
+    ].join("\n");
+    console.log(`\n${report}\n`);
+    writeFileSync(path.join(RUN_DIR, "..", "last.md"), `${report}\n`);
+    log(`written to .wrangler/bench/last.md; took ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  } finally {
+    await Promise.all([api.stop(), reference.stop()]);
+  }
+};
+
+main().catch((error: Error) => {
+  console.error(`[bench] failed: ${error.message}`);
+  process.exit(1);
+});
