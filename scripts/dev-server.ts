@@ -20,7 +20,7 @@ export type DevServer = {
   stop: () => Promise<void>;
 };
 
-export type DevServerOptions = {
+type DevServerOptions = {
   /** Names the server in messages. */
   name: string;
   /**
@@ -81,7 +81,7 @@ const installCleanup = () => {
 };
 
 /** A child in a process group of its own (spawned `detached`), watched until it is stopped. */
-export type Supervised = {
+type Supervised = {
   /** What it printed (the last 64 KiB): kept for error messages, as the pipes must be drained anyway. */
   output: () => string;
   hasExited: () => boolean;

@@ -29,13 +29,13 @@ import { DOCUMENTATION_OPERATIONS } from "../src/routes/documentation.openapi";
 import { EVERY_RESPONSE, REQUEST_HEADERS, RESPONSE_HEADERS, type ResponseHeader } from "../src/routes/headers.openapi";
 import { BODY_EXAMPLES, PET_OPERATIONS } from "../src/routes/pets.openapi";
 import {
+  documentWording,
   errorSchema,
   NAME_MAX_LENGTH,
   newPetSchema,
   petSchema,
   petStatusSchema,
   petsSchema,
-  SCHEMA_DESCRIPTIONS,
 } from "../src/schemas";
 
 const OPERATIONS = [...PET_OPERATIONS, ...DOCUMENTATION_OPERATIONS];
@@ -76,8 +76,9 @@ const outputs = convert("output", {
 });
 const inputs = convert("input", { NewPet: newPetSchema, PetStatus: petStatusSchema, ...parameterSchemas });
 
-const component = (name: keyof typeof SCHEMA_DESCRIPTIONS, schema: JsonSchema = {}): JsonSchema => {
-  const { description, ...rest } = SCHEMA_DESCRIPTIONS[name];
+const SCHEMA_WORDING = documentWording().schemas;
+const component = (name: keyof typeof SCHEMA_WORDING, schema: JsonSchema = {}): JsonSchema => {
+  const { description, ...rest } = SCHEMA_WORDING[name];
   const fields: Record<string, string> = "fields" in rest ? rest.fields : {};
   for (const [field, text] of Object.entries(fields)) {
     if (!schema.properties?.[field]) throw new Error(`${name} has no field '${field}' to describe.`);

@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import { startVitest } from "vitest/node";
 import { API_KEY_PATTERN } from "../src/api-keys";
 
-export type SmokeTarget = { baseUrl: string; key: string };
+type SmokeTarget = { baseUrl: string; key: string };
 
 /** The server and key to test, checked before anything runs (scripts/deploy.ts: before it deploys). */
 export const smokeTarget = (baseUrl: string, key: string): SmokeTarget => {

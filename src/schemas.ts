@@ -20,7 +20,6 @@ export const petStatusSchema = z.enum(PET_STATUSES, expected(`one of ${PET_STATU
 // z.int() accepts only safe integers, so an id that JSON would round is refused
 // instead of silently becoming another id.
 export const ID_RULE = `a positive integer no greater than ${Number.MAX_SAFE_INTEGER}`;
-export const ID_DESCRIPTION = `An id is ${ID_RULE} (2^53-1, the largest integer that a JSON client in JavaScript holds exactly).`;
 const idSchema = z.int(expected(ID_RULE)).check(z.positive(expected(ID_RULE)));
 
 // Code points, as SQLite's length() counts. Well-formed UTF-16, since a lone surrogate
@@ -39,9 +38,7 @@ const isValidName = (name: string) => {
     !MISLEADING_CHARACTER.test(name)
   );
 };
-export const NAME_RULE = `a string of 1 to ${NAME_MAX_LENGTH} characters with at least one visible character, and without control characters, bidirectional controls or line and paragraph separators`;
-const NAME_TERMS =
-  "characters are Unicode code points; a visible character is one that is not white space, a default-ignorable format or filler character such as U+200B or U+3164, U+2800 or a lone combining mark; bidirectional controls are U+202A-U+202E and U+2066-U+2069";
+const NAME_RULE = `a string of 1 to ${NAME_MAX_LENGTH} characters with at least one visible character, and without control characters, bidirectional controls or line and paragraph separators`;
 const nameSchema = z.string(expected(NAME_RULE)).check(z.refine(isValidName, expected(NAME_RULE)));
 
 export const petSchema = z.object({
@@ -69,8 +66,7 @@ const KEY_LENGTH = `{1,${IDEMPOTENCY_KEY_MAX_LENGTH}}`;
 export const IDEMPOTENCY_KEY = new RegExp(
   String.raw`^(?:"(?:[\x20\x21\x23-\x5B\x5D-\x7E]|\\["\\])${KEY_LENGTH}"|[\x21\x23-\x7E]${KEY_LENGTH})$`,
 );
-export const IDEMPOTENCY_KEY_RULE = `1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters, bare or as a quoted string`;
-export const IDEMPOTENCY_KEY_DESCRIPTION = `${IDEMPOTENCY_KEY_RULE} (RFC 8941; a quoted key is counted unquoted and unescaped)`;
+const IDEMPOTENCY_KEY_RULE = `1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters, bare or as a quoted string`;
 const unquote = (value: string) => (value.startsWith('"') ? value.slice(1, -1).replace(/\\(.)/g, "$1") : value);
 
 // A D1 bookmark as D1 issues them; anything else would fail inside D1 as a 5xx.
@@ -89,8 +85,8 @@ export const createPetHeadersSchema = z.object({
   ),
 });
 
-/** A page of the listing. */
-export const petsSchema = z.array(petSchema);
+/** A page of the listing. Only the OpenAPI document uses it: pure, so the bundle leaves it out. */
+export const petsSchema = /* @__PURE__ */ z.array(petSchema);
 
 export const errorSchema = z.object({
   code: z.string(),
@@ -127,40 +123,47 @@ export const petParamsSchema = z.object({
 });
 
 /**
- * How the OpenAPI document describes the wire types and their fields (only
- * scripts/openapi.ts reads this; the Worker's bundle leaves it out).
+ * The OpenAPI document's wording of the wire types, their fields and the rules above
+ * (read by scripts/openapi.ts). A function, so that the Worker's bundle, which never
+ * calls it, leaves the text out.
  */
-const PET_FIELDS = {
-  name: `The animal's name: ${NAME_RULE} (${NAME_TERMS}). Names in every script are accepted.`,
-  categoryId: `The category the animal belongs to. ${ID_DESCRIPTION}`,
-};
-export const SCHEMA_DESCRIPTIONS = {
-  Pet: {
-    description: "An animal offered for sale.",
-    fields: {
-      id: `Assigned by the service on creation, never reused. ${ID_DESCRIPTION}`,
-      ...PET_FIELDS,
-      status: "Availability.",
+export const documentWording = () => {
+  const id = `An id is ${ID_RULE} (2^53-1, the largest integer that a JSON client in JavaScript holds exactly).`;
+  const petFields = {
+    name: `The animal's name: ${NAME_RULE} (characters are Unicode code points; a visible character is one that is not white space, a default-ignorable format or filler character such as U+200B or U+3164, U+2800 or a lone combining mark; bidirectional controls are U+202A-U+202E and U+2066-U+2069). Names in every script are accepted.`,
+    categoryId: `The category the animal belongs to. ${id}`,
+  };
+  return {
+    id,
+    idempotencyKey: `${IDEMPOTENCY_KEY_RULE} (RFC 8941; a quoted key is counted unquoted and unescaped)`,
+    schemas: {
+      Pet: {
+        description: "An animal offered for sale.",
+        fields: {
+          id: `Assigned by the service on creation, never reused. ${id}`,
+          ...petFields,
+          status: "Availability.",
+        },
+      },
+      NewPet: {
+        description: "The creation payload: a Pet without `id`. Unknown fields are refused.",
+        fields: { ...petFields, status: "Availability; `available` when omitted." },
+      },
+      PetStatus: { description: "The availability of an animal." },
+      Pets: { description: "A page of pets, by ascending `id`." },
+      Error: {
+        description: "The body of every error response.",
+        fields: {
+          code: "Machine-readable error code.",
+          message: "Human-readable description, naming the offending field or parameter.",
+          status: "The HTTP status code, repeated.",
+        },
+      },
     },
-  },
-  NewPet: {
-    description: "The creation payload: a Pet without `id`. Unknown fields are refused.",
-    fields: { ...PET_FIELDS, status: "Availability; `available` when omitted." },
-  },
-  PetStatus: { description: "The availability of an animal." },
-  Pets: { description: "A page of pets, by ascending `id`." },
-  Error: {
-    description: "The body of every error response.",
-    fields: {
-      code: "Machine-readable error code.",
-      message: "Human-readable description, naming the offending field or parameter.",
-      status: "The HTTP status code, repeated.",
-    },
-  },
+  };
 };
 
 export type PetStatus = (typeof PET_STATUSES)[number];
 export type Pet = z.output<typeof petSchema>;
 export type NewPet = z.output<typeof newPetSchema>;
-export type ListPetsQuery = z.output<typeof listPetsQuerySchema>;
 export type ErrorBody = z.output<typeof errorSchema>;

@@ -1,7 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
 import openapi from "../openapi.json";
-import { sha256Hex } from "../src/sha256";
 import { ERROR_STATUS, type ErrorCode } from "../src/errors";
 import { app } from "../src/index";
 import { MAX_BODY_BYTES } from "../src/json-body";
@@ -15,6 +14,7 @@ import {
   petSchema,
   sessionHeadersSchema,
 } from "../src/schemas";
+import { sha256Hex } from "../src/sha256";
 import { conformanceProblems } from "./conformance";
 import { BASE_URL, call, createApiKey } from "./helpers";
 

@@ -4,7 +4,7 @@ import { sha256Hex } from "../sha256";
 import type { Database } from "./client";
 import { idempotencyKeys, pets } from "./schema";
 
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** Keyset pagination: the pets after `afterId`, by ascending id (no OFFSET, so deep pages cost the same). */
 export const listPets = (
@@ -23,8 +23,8 @@ export const findPet = (db: Database, id: number): Promise<Pet | undefined> =>
 
 export const insertPet = (db: Database, pet: NewPet): Promise<Pet> => db.insert(pets).values(pet).returning().get();
 
-export type IdempotentRequest = { apiKeyHash: string; idempotencyKey: string; now: number };
-export type IdempotentOutcome = { pet: Pet; replayed: boolean; sameRequest: boolean };
+type IdempotentRequest = { apiKeyHash: string; idempotencyKey: string; now: number };
+type IdempotentOutcome = { pet: Pet; replayed: boolean; sameRequest: boolean };
 
 /** Two bodies are the same request when they validate to the same pet. */
 const requestHashOf = ({ name, categoryId, status }: NewPet) => sha256Hex(JSON.stringify([name, categoryId, status]));

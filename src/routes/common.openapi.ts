@@ -106,7 +106,7 @@ export const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 export const json = (schema: object) => ({ "application/json": { schema } });
 
 /** An Error body whose code and status agree, as ERROR_STATUS pairs them. */
-export type ErrorExample = {
+type ErrorExample = {
   [C in ErrorCode]: { code: C; message: string; status: (typeof ERROR_STATUS)[C] };
 }[ErrorCode];
 export const errorExample = <C extends ErrorCode>(code: C, message: string) =>

@@ -6,7 +6,7 @@ import { BOOKMARK_HEADER } from "../db/session";
 import { RATE_LIMIT_PERIOD_S } from "../rate-limit";
 import { SANE_REQUEST_ID } from "../request-log";
 import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET } from "../response-headers";
-import { BOOKMARK, BOOKMARK_RULE, IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_DESCRIPTION } from "../schemas";
+import { BOOKMARK, BOOKMARK_RULE, documentWording, IDEMPOTENCY_KEY } from "../schemas";
 
 /** A header: its name on the wire, and its OpenAPI Header Object (a `const` is its own example). */
 const header = (name: string, description: string, schema: object, { required = true, example = "" } = {}) => ({
@@ -105,7 +105,7 @@ export const REQUEST_HEADERS = {
   ),
   IdempotencyKey: header(
     "Idempotency-Key",
-    `Makes the create safe to retry (IETF httpapi draft): ${IDEMPOTENCY_KEY_DESCRIPTION}. A repeat from the same API key within 24 hours with the same pet answers the recorded 201 again and creates nothing; the same key with another pet is 422.`,
+    `Makes the create safe to retry (IETF httpapi draft): ${documentWording().idempotencyKey}. A repeat from the same API key within 24 hours with the same pet answers the recorded 201 again and creates nothing; the same key with another pet is 422.`,
     { pattern: IDEMPOTENCY_KEY.source },
     { required: false, example: '"7169c937-fb9c-4af5-b184-1dde0edaad3d"' },
   ),

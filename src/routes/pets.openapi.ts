@@ -8,7 +8,7 @@ import { RATE_LIMIT_PERIOD_S } from "../rate-limit";
 import { GET_PET_SUNSET } from "../response-headers";
 import {
   CURSOR_RULE,
-  ID_DESCRIPTION,
+  documentWording,
   ID_RULE,
   LIMIT_RULE,
   listPetsQuerySchema,
@@ -115,7 +115,7 @@ export const PET_OPERATIONS: OperationSpec[] = [
     parameters: parameters({
       in: "path",
       schema: petParamsSchema,
-      fields: { petId: { description: `The pet's id. ${ID_DESCRIPTION}`, example: rex.id } },
+      fields: { petId: { description: `The pet's id. ${documentWording().id}`, example: rex.id } },
     }),
     responses: { 200: { description: "The pet.", content: json(ref("Pet")) } },
     requestHeaders: ["Bookmark"],
