@@ -15,7 +15,7 @@ import type { Pet, PetStatus } from "./schemas";
 export const IMMUTABLE_PETS_CACHE = true;
 
 /** A page of the listing, and the cursor of the page after it when there is one. */
-export type Page = { pets: Pet[]; nextCursor?: string };
+type Page = { pets: Pet[]; nextCursor?: string };
 type PagePosition = { afterId: number; limit: number; status: PetStatus | undefined };
 
 const pets = new BoundedCache<number, Pet>({ maxEntries: 10_000 });
