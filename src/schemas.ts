@@ -4,6 +4,7 @@ import * as z from "zod/mini";
 // database enum, the OpenAPI document) derives from these schemas.
 
 export const PET_STATUSES = ["available", "pending", "sold"] as const;
+const DEFAULT_PET_STATUS: PetStatus = "available";
 export const LIST_LIMIT = { min: 1, max: 100, default: 20 } as const;
 export const NAME_MAX_LENGTH = 255;
 
@@ -52,7 +53,7 @@ export const newPetSchema = z.strictObject(
   {
     name: nameSchema,
     categoryId: idSchema,
-    status: z._default(petStatusSchema, "available"),
+    status: z._default(petStatusSchema, DEFAULT_PET_STATUS),
   },
   { error: "must be a JSON object" },
 );
@@ -147,7 +148,7 @@ export const documentWording = () => {
       },
       NewPet: {
         description: "The creation payload: a Pet without `id`. Unknown fields are refused.",
-        fields: { ...petFields, status: "Availability; `available` when omitted." },
+        fields: { ...petFields, status: `Availability; \`${DEFAULT_PET_STATUS}\` when omitted.` },
       },
       PetStatus: { description: "The availability of an animal." },
       Pets: { description: "A page of pets, by ascending `id`." },

@@ -1,6 +1,6 @@
-// What every operation's OpenAPI description shares: the API's own text, its
-// servers and the error answers (the headers are in ./headers.openapi.ts). Imported by the generator
-// (scripts/openapi.ts) only, never by the Worker, so none of it reaches the bundle.
+// What every operation's OpenAPI description shares: the API's own text, its servers
+// and the error answers (the headers are in ./headers.openapi.ts). Imported by the
+// generator (scripts/openapi.ts) only, never by the Worker, so none of it reaches the bundle.
 import type { OpenAPIV3_1 } from "openapi-types";
 import type { $ZodType } from "zod/v4/core";
 import { ERROR_STATUS, type ErrorCode } from "../errors";
