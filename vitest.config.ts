@@ -5,9 +5,11 @@ import { defineConfig } from "vitest/config";
 const RATE_LIMIT_IN_TESTS = 150;
 const TEST_CURSOR_SECRET = "test-cursor-secret-0123456789abcdef";
 
-// wrangler.toml requires CURSOR_SECRET, and wrangler checks that requirement each time
-// the pool reads the file: without a .dev.vars it looks in the environment.
+// wrangler.toml lists CURSOR_SECRET and CURSOR_SECRET_PREVIOUS (empty: no rotation), and
+// wrangler checks them each time the pool, or a wrangler dev of the e2e tests, reads the
+// file: without a .dev.vars it looks in the environment.
 process.env.CURSOR_SECRET ??= TEST_CURSOR_SECRET;
+process.env.CURSOR_SECRET_PREVIOUS ??= "";
 
 export default defineConfig(async () => {
   // The same SQL that wrangler applies, read from drizzle/ and handed to the tests
@@ -31,6 +33,7 @@ export default defineConfig(async () => {
                   TEST_RATE_LIMIT: RATE_LIMIT_IN_TESTS,
                   // Wins over a developer's .dev.vars, so that every run signs cursors alike.
                   CURSOR_SECRET: TEST_CURSOR_SECRET,
+                  CURSOR_SECRET_PREVIOUS: "",
                   ACCESS_LOG: "json",
                 },
                 // Low enough for test/rate-limit.test.ts to reach; tests that send many

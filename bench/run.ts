@@ -160,7 +160,7 @@ const main = async () => {
   const persistTo = path.join(RUN_DIR, "api");
   const secret = randomBytes(32).toString("base64url");
   const envFile = path.join(RUN_DIR, "bench.env");
-  writeFileSync(envFile, `CURSOR_SECRET=${secret}\n`, { mode: 0o600 });
+  writeFileSync(envFile, `CURSOR_SECRET=${secret}\nCURSOR_SECRET_PREVIOUS=\n`, { mode: 0o600 });
   log(`seeding ${count} pets`);
   log(`seeded in ${seedPets({ count, persistTo }).toFixed(1)} s`);
   const auth = { Authorization: `Bearer ${await createKey("bench", { remote: false, persistTo })}` };

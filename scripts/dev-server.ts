@@ -18,6 +18,8 @@ export type DevServer = {
   /** What the server printed (the last 64 KiB). */
   output: () => string;
   stop: () => Promise<void>;
+  /** Kills the server's whole group with SIGKILL, mid-write if it is writing: a crash. A given persistTo is kept. */
+  kill: () => Promise<void>;
 };
 
 type DevServerOptions = {
@@ -87,6 +89,8 @@ type Supervised = {
   hasExited: () => boolean;
   /** Stops the group: SIGTERM, SIGKILL after a grace period, then whatever outlived the leader. */
   halt: () => Promise<void>;
+  /** Kills the group at once with SIGKILL. */
+  kill: () => Promise<void>;
   /** For a child that exited by itself: nothing is left to stop when this process exits. */
   forget: () => void;
 };
@@ -120,6 +124,11 @@ export const supervise = (
       await exited;
       clearTimeout(timer);
       signalGroup(child, "SIGKILL");
+      running.delete(entry);
+    },
+    kill: async () => {
+      signalGroup(child, "SIGKILL");
+      await exited;
       running.delete(entry);
     },
     forget: () => running.delete(entry),
@@ -199,11 +208,12 @@ const startOnce = async (
     command === "npm run dev"
       ? spawn(process.execPath, ["--import", "tsx", "scripts/dev.ts", ...devArgs], options)
       : spawnWrangler(["dev", ...devArgs], options);
-  const { output, hasExited, halt, forget } = supervise(child, { scratch });
-  const stop = async () => {
-    await halt();
+  const { output, hasExited, halt, kill, forget } = supervise(child, { scratch });
+  const removingScratch = (end: () => Promise<void>) => async () => {
+    await end();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   };
+  const stop = removingScratch(halt);
 
   const origin = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + READY_TIMEOUT_MS;
@@ -227,7 +237,7 @@ const startOnce = async (
       await new Promise((resolve) => setTimeout(resolve, 250));
       continue;
     }
-    if (probe.isOurs(response)) return { origin, persistTo, output, stop };
+    if (probe.isOurs(response)) return { origin, persistTo, output, stop, kill: removingScratch(kill) };
     await halt();
     throw new PortTaken(
       `Another server answers on ${origin} (${response.status} to ${probe.path}), meant for ${name}`,

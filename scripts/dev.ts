@@ -21,13 +21,22 @@ const local: Target = { remote: false, persistTo };
 // Kept beside the local KV it belongs to: wiping the state drops both together.
 const devKeyFile = path.join(persistTo ?? ".wrangler", "dev-api-key");
 
-/** .dev.vars is git-ignored: wrangler dev reads the Worker's local secrets from it. */
+/**
+ * .dev.vars is git-ignored: wrangler dev reads the Worker's local secrets from it. Both
+ * secrets that wrangler.toml lists are written: CURSOR_SECRET random, and
+ * CURSOR_SECRET_PREVIOUS empty, as no rotation is under way (README, "Rotating CURSOR_SECRET").
+ */
 const ensureLocalSecrets = () => {
-  const current = existsSync(".dev.vars") ? readFileSync(".dev.vars", "utf8") : "";
-  if (/^CURSOR_SECRET=/m.test(current)) return;
-  const secret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
-  const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  appendFileSync(".dev.vars", `${separator}CURSOR_SECRET=${secret}\n`, { mode: 0o600 });
+  let current = existsSync(".dev.vars") ? readFileSync(".dev.vars", "utf8") : "";
+  const add = (line: string) => {
+    const separator = current === "" || current.endsWith("\n") ? "" : "\n";
+    appendFileSync(".dev.vars", `${separator}${line}\n`, { mode: 0o600 });
+    current += `${separator}${line}\n`;
+  };
+  if (!/^CURSOR_SECRET=/m.test(current)) {
+    add(`CURSOR_SECRET=${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url")}`);
+  }
+  if (!/^CURSOR_SECRET_PREVIOUS=/m.test(current)) add("CURSOR_SECRET_PREVIOUS=");
 };
 
 const developmentKey = async (): Promise<string> => {

@@ -3,8 +3,9 @@ import { createMiddleware } from "hono/factory";
 import { API_KEY_PATTERN, type ApiKeyRecord, hashApiKey } from "./api-keys";
 import { BoundedCache } from "./bounded-cache";
 import type { AppEnv } from "./env";
-import { ApiError } from "./errors";
-import { RATE_LIMIT_PERIOD_S } from "./rate-limit";
+import { ApiError, unavailable } from "./errors";
+import { logDependencyFault, withDeadline } from "./faults";
+import { isWithinLimit, RATE_LIMIT_PERIOD_S } from "./rate-limit";
 
 // RFC 6750: the scheme is case-insensitive and the token is a b64token.
 const BEARER = /^bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
@@ -19,20 +20,41 @@ const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="petstore"' };
  */
 export const KNOWN_KEY_TTL_MS = 60_000;
 export const UNKNOWN_KEY_TTL_MS = 5_000;
+/**
+ * While KV fails, a key this isolate verified within this time keeps working (a
+ * revocation made meanwhile takes effect once KV answers again); any other key gets 503.
+ */
+export const KV_FAULT_GRACE_MS = 10 * 60_000;
 const KV_CACHE_TTL_S = 60;
-const MAX_CACHED_KEYS = 10_000;
+/** A KV read normally takes milliseconds; one that takes this long is failing. */
+export const KV_READ_DEADLINE_MS = 3000;
 
 // Apart, so that no flood of unknown keys can push a valid key out.
-const knownKeys = new BoundedCache<string, ApiKeyRecord>({
-  maxEntries: MAX_CACHED_KEYS,
-  ttlMs: KNOWN_KEY_TTL_MS,
-});
-const unknownKeys = new BoundedCache<string, true>({ maxEntries: MAX_CACHED_KEYS, ttlMs: UNKNOWN_KEY_TTL_MS });
+const knownKeys = new BoundedCache<string, ApiKeyRecord>({ share: "knownKeys", ttlMs: KNOWN_KEY_TTL_MS });
+const unknownKeys = new BoundedCache<string, true>({ share: "unknownKeys", ttlMs: UNKNOWN_KEY_TTL_MS });
 
 const unauthorized = (message: string) => new ApiError("unauthorized", message, CHALLENGE);
 
+const IPV6_GROUP = /^[0-9a-f]{1,4}$/i;
+/**
+ * The unit the unknown-key throttle counts: an IPv4 address, or the /64 network of an
+ * IPv6 address (a client's usual allocation: it holds 2^64 addresses).
+ */
+export const addressGroup = (address: string): string => {
+  if (!address.includes(":")) return address;
+  const mappedIpv4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mappedIpv4) return mappedIpv4;
+  const [head = "", tail = ""] = address.split("::");
+  const headGroups = head ? head.split(":") : [];
+  const tailGroups = tail ? tail.split(":") : [];
+  const zeros = address.includes("::") ? Array(Math.max(0, 8 - headGroups.length - tailGroups.length)).fill("0") : [];
+  const network = [...headGroups, ...zeros, ...tailGroups].slice(0, 4);
+  if (network.length < 4 || !network.every((group) => IPV6_GROUP.test(group))) return address;
+  return `${network.map((group) => Number.parseInt(group, 16).toString(16)).join(":")}::/64`;
+};
+
 /** Cloudflare sets CF-Connecting-IP on every request; `wrangler dev` sets it to the local client's address. */
-const clientAddress = (c: Context<AppEnv>) => c.req.header("CF-Connecting-IP") ?? "unknown";
+const clientAddress = (c: Context<AppEnv>) => addressGroup(c.req.header("CF-Connecting-IP") ?? "unknown");
 
 /**
  * Every attempt with a key this isolate does not know to be valid counts against the
@@ -40,14 +62,26 @@ const clientAddress = (c: Context<AppEnv>) => c.req.header("CF-Connecting-IP") ?
  * AUTH_FAILURE_LIMITER's allowance and costs at most that many KV reads per period.
  */
 const countUnverifiedAttempt = async (c: Context<AppEnv>) => {
-  const { success } = await c.env.AUTH_FAILURE_LIMITER.limit({ key: clientAddress(c) });
-  if (!success) {
+  if (!(await isWithinLimit(c, "AUTH_FAILURE_LIMITER", clientAddress(c)))) {
     throw new ApiError(
       "rate_limited",
       `Too many requests with unknown API keys from this address; retry in ${RATE_LIMIT_PERIOD_S} seconds.`,
       { "Retry-After": String(RATE_LIMIT_PERIOD_S) },
     );
   }
+};
+
+/**
+ * On a KV fault (KV answers null for a key it does not have, and throws when it fails:
+ * only the first is a verdict on the key), a key this isolate verified lately is served
+ * from its expired entry, which is not renewed; any other key gets 503, and nothing is
+ * remembered of it.
+ */
+const duringKvFault = (c: Context<AppEnv>, hash: string, error: unknown): ApiKeyRecord => {
+  const lastVerified = knownKeys.getStale(hash, KV_FAULT_GRACE_MS - KNOWN_KEY_TTL_MS);
+  logDependencyFault(c, "KV", error, lastVerified ? "served a key verified lately" : "503");
+  if (!lastVerified) throw unavailable("The API key store");
+  return lastVerified;
 };
 
 const lookUp = async (c: Context<AppEnv>, hash: string): Promise<ApiKeyRecord | null> => {
@@ -59,7 +93,16 @@ const lookUp = async (c: Context<AppEnv>, hash: string): Promise<ApiKeyRecord | 
     await countUnverifiedAttempt(c);
     if (unknownKeys.get(hash)) return null;
   }
-  const record = await c.env.API_KEYS.get<ApiKeyRecord>(hash, { type: "json", cacheTtl: KV_CACHE_TTL_S });
+  let record: ApiKeyRecord | null;
+  try {
+    record = await withDeadline(
+      c.env.API_KEYS.get<ApiKeyRecord>(hash, { type: "json", cacheTtl: KV_CACHE_TTL_S }),
+      KV_READ_DEADLINE_MS,
+      "KV",
+    );
+  } catch (error) {
+    return duringKvFault(c, hash, error);
+  }
   if (record) {
     knownKeys.set(hash, record);
     unknownKeys.delete(hash);

@@ -1,12 +1,13 @@
-import type { Context } from "hono";
+import type { Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import { createMiddleware } from "hono/factory";
+import { TrieRouter } from "hono/router/trie-router";
 import type { AppEnv } from "./env";
 
 // Pages on other origins call the API from the browser with the key in Authorization.
 // src/index.ts mounts these before authentication and rate limiting, so a preflight is
-// answered without a KV read, a D1 query or a rate-limit count, and every answer to an
-// allowed origin carries the CORS headers, errors included.
+// answered without a KV read, a D1 query or a rate-limit count, and every answer under
+// /v1 to an allowed origin carries the CORS headers, errors and unknown paths included.
 
 /** The request headers the API reads. Authorization is named: a `*` would not cover it. */
 const REQUEST_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "x-d1-bookmark", "X-Request-Id"];
@@ -41,27 +42,52 @@ const allowOrigin = (origin: string, c: Context<AppEnv>) => {
   return allowed === "*" ? "*" : allowed.has(origin) ? origin : null;
 };
 
+/** The methods of the route at `path`, as the app's routes declare them (HEAD with GET); every method of the API for an unknown path. */
+const routeMethods = (app: Hono<AppEnv>) => {
+  let router: TrieRouter<string[]> | undefined;
+  let all: string[] = [];
+  return (path: string): string[] => {
+    if (!router) {
+      const byPath = new Map<string, Set<string>>();
+      for (const { method, path: routePath } of app.routes) {
+        if (method === "ALL") continue;
+        const methods = byPath.get(routePath) ?? new Set<string>();
+        for (const added of method === "GET" ? ["GET", "HEAD"] : [method]) methods.add(added);
+        byPath.set(routePath, methods);
+      }
+      router = new TrieRouter();
+      for (const [routePath, methods] of byPath) router.add("ALL", routePath, [...methods]);
+      all = [...new Set([...byPath.values()].flatMap((methods) => [...methods]))];
+    }
+    const matched = router.match("ALL", path)[0].flatMap(([methods]) => methods);
+    return matched.length > 0 ? matched : all;
+  };
+};
+
 /**
- * CORS for a path of the pets operations with these methods. Only a real preflight (an
- * OPTIONS with Access-Control-Request-Method) is answered here, with 204; any other
- * OPTIONS gets the 405 with Allow that every method the path lacks gets.
+ * CORS for every path under /v1 but the document (documentCors), unknown ones included,
+ * so that a page can read every answer, a 404 too. Only a real preflight (an OPTIONS
+ * with Access-Control-Request-Method) is answered here, with 204 and the methods of
+ * the path's routes; any other OPTIONS gets the 405 with Allow that every method the
+ * path lacks gets.
  */
-const petsCors = (methods: string[]) => {
+export const apiCors = (app: Hono<AppEnv>) => {
+  const methodsAt = routeMethods(app);
   const handler = cors({
     origin: allowOrigin,
-    allowMethods: methods,
+    allowMethods: (_origin, c) => methodsAt(c.req.path),
     allowHeaders: REQUEST_HEADERS,
     exposeHeaders: EXPOSED_HEADERS,
     maxAge: PREFLIGHT_MAX_AGE_S,
   });
   return createMiddleware<AppEnv>(async (c, next) => {
+    if (c.req.path === DOCUMENT_PATH) return next();
     if (c.req.method === "OPTIONS" && !c.req.header("Access-Control-Request-Method")) return next();
     return handler(c, next);
   });
 };
 
-export const petsCollectionCors = petsCors(["GET", "HEAD", "POST"]);
-export const petCors = petsCors(["GET", "HEAD"]);
+export const DOCUMENT_PATH = "/v1/openapi.json";
 
 /** The OpenAPI document is public: any origin may read it (a hosted editor or viewer, say). */
 export const documentCors = cors({

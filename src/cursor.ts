@@ -83,7 +83,8 @@ export const readCursor = async (
   const signature = fromBase64Url(signatureText);
   const valid =
     (await verifies(usable("CURSOR_SECRET", secrets.CURSOR_SECRET), signature, payload)) ||
-    (secrets.CURSOR_SECRET_PREVIOUS !== undefined &&
+    // Empty (wrangler.toml's local default) means no rotation is under way.
+    (!!secrets.CURSOR_SECRET_PREVIOUS &&
       (await verifies(usable("CURSOR_SECRET_PREVIOUS", secrets.CURSOR_SECRET_PREVIOUS), signature, payload)));
   const fields = valid ? PAYLOAD_SHAPE.exec(new TextDecoder().decode(payload)) : null;
   if (!fields) throw invalidCursor("is not a cursor this service issued");

@@ -1,15 +1,13 @@
 import type { ApiKeyRecord } from "./api-keys";
-import type { Database } from "./db/client";
+import type { RequestDatabase } from "./db/session";
 
 export type AppEnv = {
-  // CURSOR_SECRET_PREVIOUS is an optional secret (set only during a rotation), which
-  // wrangler types cannot declare.
-  Bindings: CloudflareBindings & { CURSOR_SECRET_PREVIOUS?: string };
+  Bindings: CloudflareBindings;
   Variables: {
     /** The caller's key record, and the key's hash: the caller's identity for rate limits and idempotency. */
     apiKey: ApiKeyRecord & { hash: string };
-    /** The request's D1 session, opened on first call (cache hits never open one). */
-    db: () => Database;
+    /** The request's D1 session, opened on first query (cache hits never open one). */
+    db: RequestDatabase;
     requestId: string;
   };
 };

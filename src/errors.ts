@@ -4,6 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import { routePath } from "hono/route";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "./env";
+import { classifyD1Error, logDependencyFault } from "./faults";
 import type { ErrorBody } from "./schemas";
 
 /** Every error code the API answers with, and the one HTTP status each maps to. */
@@ -18,6 +19,7 @@ export const ERROR_STATUS = {
   idempotency_key_reused: 422,
   rate_limited: 429,
   internal_error: 500,
+  unavailable: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -36,6 +38,17 @@ export class ApiError extends HTTPException {
     this.headers = headers;
   }
 }
+
+/** How long a client is asked to wait after a 503. */
+export const UNAVAILABLE_RETRY_AFTER_S = 3;
+
+/** The 503 of a dependency fault: `what` names the dependency as a client knows it. */
+export const unavailable = (what: string, advice = "") =>
+  new ApiError(
+    "unavailable",
+    `${what} is unavailable for a moment; retry in ${UNAVAILABLE_RETRY_AFTER_S} seconds.${advice}`,
+    { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_S) },
+  );
 
 /**
  * At most `maxCharacters` of a text that came from the client, marked where it was cut,
@@ -67,13 +80,30 @@ const faultDetails = (error: Error) => {
 };
 
 /**
- * Hono's own exceptions are mapped onto our codes; anything else is a fault, logged
- * with the request id and route, and answered with a body that reveals nothing of it.
+ * The 503 of a D1 fault that retries (src/db/session.ts) did not overcome. A plain POST
+ * is never retried, as it may have committed before the error reached us.
+ */
+const databaseUnavailable = (c: Context<AppEnv>, error: Error) => {
+  const mayHaveCreated = c.req.method === "POST" && !c.req.header("Idempotency-Key");
+  logDependencyFault(c, "D1", error, mayHaveCreated ? "503, not retried: may have committed" : "503");
+  return unavailable(
+    "The database",
+    mayHaveCreated
+      ? " The pet may have been created: retry with an Idempotency-Key header, so that the retry cannot create it twice."
+      : "",
+  );
+};
+
+/**
+ * Hono's own exceptions are mapped onto our codes; D1's transient faults are 503; anything
+ * else is a fault, logged with the request id and route, and answered with a body that
+ * reveals nothing of it.
  */
 const toApiError = (error: Error, c: Context<AppEnv>): ApiError => {
   if (error instanceof ApiError) return error;
   const code = error instanceof HTTPException ? CODE_BY_STATUS.get(error.status) : undefined;
   if (code && code !== "internal_error") return new ApiError(code, error.message);
+  if (classifyD1Error(error)) return databaseUnavailable(c, error);
   console.error(
     JSON.stringify({
       level: "error",

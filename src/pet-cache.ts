@@ -1,7 +1,7 @@
 import { BoundedCache } from "./bounded-cache";
 import { type CursorSecrets, writeCursor } from "./cursor";
-import type { Database } from "./db/client";
 import { findPet, listPets } from "./db/pets";
+import type { RequestDatabase } from "./db/session";
 import type { Pet, PetStatus } from "./schemas";
 
 /**
@@ -17,35 +17,53 @@ export const IMMUTABLE_PETS_CACHE = true;
 /** A page of the listing, and the cursor of the page after it when there is one. */
 type Page = { pets: Pet[]; nextCursor?: string };
 type PagePosition = { afterId: number; limit: number; status: PetStatus | undefined };
+/** A full page as cached: its pets' ids (the pets themselves are in `pets`, once) and its next cursor. */
+type CachedPage = { ids: number[]; nextCursor: string };
 
-const pets = new BoundedCache<number, Pet>({ maxEntries: 10_000 });
-const fullPages = new BoundedCache<string, Page>({ maxEntries: 1_000 });
+const pets = new BoundedCache<number, Pet>({ share: "pets" });
+const fullPages = new BoundedCache<string, CachedPage>({ share: "pages" });
 
 export const cachePet = (pet: Pet) => {
   if (IMMUTABLE_PETS_CACHE) pets.set(pet.id, pet);
 };
 
 /** The pet with this id, from this isolate or else from D1 (a missing id is not cached: it may be created later). */
-export const readPet = async (db: () => Database, id: number): Promise<Pet | undefined> => {
+export const readPet = async (db: RequestDatabase, id: number): Promise<Pet | undefined> => {
   const cached = pets.get(id);
   if (cached) return cached;
-  const pet = await findPet(db(), id);
+  const pet = await db.idempotent((session) => findPet(session, id));
   if (pet) cachePet(pet);
   return pet;
 };
 
+/** A full page read before, if all its pets are still in this isolate. */
+const cachedPage = (key: string): Page | undefined => {
+  const page = fullPages.get(key);
+  if (!page) return undefined;
+  const found: Pet[] = [];
+  for (const id of page.ids) {
+    const pet = pets.get(id);
+    if (!pet) return undefined;
+    found.push(pet);
+  }
+  return { pets: found, nextCursor: page.nextCursor };
+};
+
 /** A page from this isolate when it is a full page read before, else from D1. */
-export const readPage = async (db: () => Database, secrets: CursorSecrets, position: PagePosition): Promise<Page> => {
+export const readPage = async (db: RequestDatabase, secrets: CursorSecrets, position: PagePosition): Promise<Page> => {
   const { afterId, limit, status } = position;
   const key = `${status ?? ""}:${afterId}:${limit}`;
-  const cached = fullPages.get(key);
+  const cached = cachedPage(key);
   if (cached) return cached;
   // One row more than the page tells whether a next page exists, in the same query.
-  const rows = await listPets(db(), { afterId, limit: limit + 1, status });
+  const rows = await db.idempotent((session) => listPets(session, { afterId, limit: limit + 1, status }));
   const page: Page = { pets: rows.slice(0, limit) };
   const last = page.pets.at(-1);
   if (rows.length <= limit || !last) return page;
-  page.nextCursor = await writeCursor(secrets, { afterId: last.id, status });
-  if (IMMUTABLE_PETS_CACHE) fullPages.set(key, page);
-  return page;
+  const nextCursor = await writeCursor(secrets, { afterId: last.id, status });
+  if (IMMUTABLE_PETS_CACHE) {
+    for (const pet of page.pets) pets.set(pet.id, pet);
+    fullPages.set(key, { ids: page.pets.map((pet) => pet.id), nextCursor });
+  }
+  return { ...page, nextCursor };
 };

@@ -30,6 +30,8 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
       status: c.res.status,
       durationMs: Date.now() - started,
       key: c.var.apiKey?.label,
+      // D1 queries repeated after a transient fault (src/faults.ts); absent when D1 was not read.
+      d1Retries: c.var.db?.retries,
     }),
   );
 });

@@ -2,11 +2,11 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { generateApiKey, hashApiKey } from "../src/api-keys";
-import { KNOWN_KEY_TTL_MS, UNKNOWN_KEY_TTL_MS } from "../src/auth";
+import { addressGroup, KNOWN_KEY_TTL_MS, UNKNOWN_KEY_TTL_MS } from "../src/auth";
 import { BoundedCache } from "../src/bounded-cache";
 import worker from "../src/index";
-import { countRoundTrips } from "./count-bindings";
 import { BASE_URL, createApiKey, expectError } from "./helpers";
+import { countRoundTrips } from "./wrap-bindings";
 
 /** listPets straight through the Worker's fetch, as a client at `address`. */
 const fetchPets = (key: string, workerEnv: Cloudflare.Env, address = "198.51.100.1") =>
@@ -19,7 +19,7 @@ const fetchPets = (key: string, workerEnv: Cloudflare.Env, address = "198.51.100
 describe("BoundedCache", () => {
   it("returns an entry while it is fresh, and tells an expired one from one never set", () => {
     let now = 1_000_000;
-    const cache = new BoundedCache<string, string>({ maxEntries: 10, ttlMs: 100, now: () => now });
+    const cache = new BoundedCache<string, string>({ share: "pets", maxBytes: 10_000, ttlMs: 100, now: () => now });
     cache.set("key", "value");
     now += 99;
     expect(cache.get("key")).toBe("value");
@@ -30,16 +30,33 @@ describe("BoundedCache", () => {
     expect(cache.hasExpired("never set")).toBe(false);
   });
 
-  it("stays within its bound, evicting the least recently used entry first", () => {
-    const cache = new BoundedCache<string, number>({ maxEntries: 100 });
-    cache.set("first", 1);
-    cache.set("second", 2);
-    for (let index = 0; index < 98; index++) cache.set(`filler-${index}`, index);
-    expect(cache.get("first")).toBe(1); // now the most recently used
-    for (let index = 0; index < 10_000; index++) cache.set(`random-${index}`, index);
-    expect(cache.size).toBe(100);
+  it("stays within its byte budget, evicting the least recently used entries first", () => {
+    const maxBytes = 20_000;
+    const cache = new BoundedCache<string, string>({ share: "pets", maxBytes });
+    cache.set("first", "a");
+    cache.set("second", "b");
+    for (let index = 0; index < 50; index++) cache.set(`filler-${index}`, "c");
+    expect(cache.get("first")).toBe("a"); // now the most recently used
+    for (let index = 0; index < 10_000; index++) cache.set(`random-${index}`, "🐕".repeat(index % 300));
+    expect(cache.bytes).toBeLessThanOrEqual(maxBytes);
+    expect(cache.bytes).toBeGreaterThan(maxBytes / 2);
     expect(cache.get("second")).toBeUndefined();
-    expect(cache.get("random-9999")).toBe(9999);
+    expect(cache.get("random-9999")).toBe("🐕".repeat(9999 % 300));
+    // An entry larger than the whole budget is not kept, and evicts nothing.
+    const before = cache.size;
+    cache.set("huge", "x".repeat(maxBytes));
+    expect(cache.get("huge")).toBeUndefined();
+    expect(cache.size).toBe(before);
+  });
+
+  it("still hands out an expired entry within a stated staleness, for when the source fails", () => {
+    let now = 1_000_000;
+    const cache = new BoundedCache<string, string>({ share: "pets", maxBytes: 10_000, ttlMs: 100, now: () => now });
+    cache.set("key", "value");
+    now += 150;
+    expect(cache.get("key")).toBeUndefined();
+    expect(cache.getStale("key", 51)).toBe("value");
+    expect(cache.getStale("key", 50)).toBeUndefined();
   });
 });
 
@@ -78,6 +95,40 @@ describe("key lookups through the Worker", () => {
     expect((await fetchPets(key, env)).status).toBe(200);
     vi.advanceTimersByTime(1000);
     await expectError(await fetchPets(key, env), 401, "unauthorized");
+  });
+});
+
+describe("the unknown-key throttle's unit", () => {
+  it.each([
+    ["203.0.113.7", "203.0.113.7"],
+    ["2001:db8:85a3:1234:5678:8a2e:370:7334", "2001:db8:85a3:1234::/64"],
+    ["2001:db8:85a3:1234::1", "2001:db8:85a3:1234::/64"],
+    ["2001:DB8:0:0:ffff::", "2001:db8:0:0::/64"],
+    ["2001:db8::", "2001:db8:0:0::/64"],
+    ["::1", "0:0:0:0::/64"],
+    ["::ffff:198.51.100.4", "198.51.100.4"],
+    ["not an address", "not an address"],
+  ])("for %s is %s", (address, group) => {
+    expect(addressGroup(address)).toBe(group);
+  });
+
+  it("is shared by every address of an IPv6 /64: a client cannot rotate addresses to guess more", async () => {
+    // Each guess from another address of one /64. Counted per address, none would ever be
+    // refused; counted per /64, one is within two windows' allowance (60 a minute; a run
+    // may cross a minute boundary once).
+    const network = "2001:db8:aaaa:bbbb";
+    let firstRefusal: number | undefined;
+    for (let guess = 0; guess < 2 * 60 + 1 && firstRefusal === undefined; guess++) {
+      const response = await fetchPets(generateApiKey("development"), env, `${network}:${guess.toString(16)}::1`);
+      if (response.status === 429) firstRefusal = guess;
+      await response.arrayBuffer();
+    }
+    expect(firstRefusal).toBeDefined();
+    await expectError(
+      await fetchPets(generateApiKey("development"), env, "2001:db8:aaaa:cccc::1"),
+      401,
+      "unauthorized",
+    );
   });
 });
 

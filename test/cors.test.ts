@@ -2,8 +2,8 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../src/index";
-import { countRoundTrips } from "./count-bindings";
 import { BASE_URL, createApiKey, expectError } from "./helpers";
+import { countRoundTrips } from "./wrap-bindings";
 
 // CORS as a browser on another origin meets it. Preflights are the transport's, not
 // operations of the document, so these requests go to the Worker's fetch directly
@@ -58,6 +58,16 @@ describe("a preflight", () => {
     expect(counted.counts).toEqual({ d1: 0, kv: 0 });
   });
 
+  it.each(["/v1/pets/", "/v1/pets/1/2", "/v1/unknown"])(
+    "of the unknown path %s is answered 204 too, so that the page can read the 404 that follows",
+    async (path) => {
+      const response = await fetchAs(path, preflight("GET", "authorization"), APP);
+      expect(response.status).toBe(204);
+      expect(response.headers.get("Access-Control-Allow-Origin")).toBe(APP);
+      expect(response.headers.get("Access-Control-Allow-Methods")).toBe("GET,HEAD,POST");
+    },
+  );
+
   it("from an origin that is not allowed gets no Access-Control-Allow-Origin, so the browser stops there", async () => {
     const response = await fetchAs("/v1/pets", preflight("GET", "authorization", "https://evil.example"), APP);
     expect(response.status).toBe(204);
@@ -80,6 +90,9 @@ describe("answers to an allowed origin", () => {
     ["a created pet", "/v1/pets", { method: "POST", body: '{"name":"Rex","categoryId":1}' }, 201],
     ["a 400", "/v1/pets?limit=0", {}, 400],
     ["a 404", "/v1/pets/999999", {}, 404],
+    ["the 404 of an unknown path under /v1/pets/", "/v1/pets/1/2", {}, 404],
+    ["the 404 of /v1/pets/", "/v1/pets/", {}, 404],
+    ["the 404 of an unknown path under /v1", "/v1/unknown", {}, 404],
   ];
 
   it.each(cases)("carry the origin, Vary: Origin and the exposed headers on %s", async (_, path, init, status) => {

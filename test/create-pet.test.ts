@@ -107,6 +107,40 @@ describe("POST /v1/pets", () => {
     await expectError(response, 400, "invalid_request");
   });
 
+  it.each([
+    ["1.0000000000000001", "1.0000000000000001"],
+    ["9007199254740991.4", "9007199254740991.4"],
+    ["1e-400", "1e-400"],
+    ["2.99999999999999999", "2.99999999999999999"],
+  ])("refuses the category id %s, which is not an integer but would be read as one", async (written, quoted) => {
+    const before = await countPets();
+    const response = await call("/v1/pets", {
+      method: "POST",
+      key,
+      headers: { "Content-Type": "application/json" },
+      body: `{"name":"Rounded","categoryId":${written}}`,
+    });
+    const error = await expectError(response, 400, "invalid_request");
+    expect(error.message).toBe(
+      `Body field 'categoryId' holds ${quoted}, which is not an integer but would be read as one: send it without a fractional part.`,
+    );
+    expect(await countPets()).toBe(before);
+  });
+
+  it.each(["1.0", "1e0", "10e-1", "0.1e1", "1.000e+0"])(
+    "accepts the category id %s, the integer 1 as written",
+    async (written) => {
+      const response = await call("/v1/pets", {
+        method: "POST",
+        key,
+        headers: { "Content-Type": "application/json" },
+        body: `{"name":"Exact","categoryId":${written}}`,
+      });
+      expect(response.status).toBe(201);
+      expect(await response.json()).toMatchObject({ categoryId: 1 });
+    },
+  );
+
   it("names every invalid field at once", async () => {
     const error = await expectError(await post({ name: "", categoryId: "x", extra: 1 }), 400, "invalid_request");
     for (const field of ["'name'", "'categoryId'", "'extra'"]) expect(error.message).toContain(field);

@@ -1,14 +1,19 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { hashApiKey } from "../src/api-keys";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { generateApiKey, hashApiKey } from "../src/api-keys";
 import { createDatabase } from "../src/db/client";
-import { DEPRECATED_USAGE_RETENTION_DAYS, deleteOldDeprecatedCalls } from "../src/deprecation";
+import {
+  DEPRECATED_USAGE_RETENTION_DAYS,
+  deleteOldDeprecatedCalls,
+  FLUSH_DEADLINE_MS,
+  FLUSH_INTERVAL_MS,
+} from "../src/deprecation";
 import worker from "../src/index";
 import { GET_PET_SUNSET } from "../src/response-headers";
 import type { Pet } from "../src/schemas";
-import { countRoundTrips } from "./count-bindings";
-import { BASE_URL, createApiKey, createPet, errorLogLines, expectError } from "./helpers";
+import { BASE_URL, createApiKey, createPet, expectError, faultLogLines } from "./helpers";
+import { countRoundTrips, d1Error, failing } from "./wrap-bindings";
 
 // The deprecated getPet's life: who calls it, brownouts, and its end at the Sunset
 // instant, with the clock under the test's control (the Worker runs in this isolate).
@@ -17,19 +22,34 @@ let pet: Pet;
 beforeAll(async () => {
   pet = await createPet(await createApiKey("owner"), { name: "Old Rex", categoryId: 1 });
 });
+// The clock is the test's: Date to be set, and the timers that the usage flush waits on.
+const useFakeClock = () => vi.useFakeTimers({ toFake: ["Date", "setTimeout", "clearTimeout"] });
+beforeEach(useFakeClock);
 afterEach(() => {
   vi.useRealTimers();
 });
 
-/** getPet through the Worker's fetch, with GET_PET_BROWNOUTS set; resolves once its deferred writes are done. */
-const getPet = async (key: string, { brownouts = "", bindings = env as Cloudflare.Env } = {}) => {
+/** getPet through the Worker's fetch, with GET_PET_BROWNOUTS set; the context, to wait for its deferred work. */
+const startGetPet = async (key: string, { brownouts = "", bindings = env as Cloudflare.Env } = {}) => {
   const context = createExecutionContext();
   const response = await worker.fetch(
     new Request(`${BASE_URL}/v1/pets/${pet.id}`, { headers: { Authorization: `Bearer ${key}` } }),
     { ...bindings, GET_PET_BROWNOUTS: brownouts },
     context,
   );
-  await waitOnExecutionContext(context);
+  return { response, context };
+};
+
+/** Lets the usage flushes scheduled so far run (the clock moves past the interval), and waits for their writes. */
+const flushUsage = async (...contexts: ExecutionContext[]) => {
+  await vi.advanceTimersByTimeAsync(FLUSH_INTERVAL_MS);
+  await Promise.all(contexts.map((context) => waitOnExecutionContext(context)));
+};
+
+/** getPet, resolved once the usage it recorded is written. */
+const getPet = async (key: string, options: { brownouts?: string; bindings?: Cloudflare.Env } = {}) => {
+  const { response, context } = await startGetPet(key, options);
+  await flushUsage(context);
   return response;
 };
 
@@ -57,33 +77,106 @@ describe("calls of getPet", () => {
     expect(row?.last_call_at).toBeGreaterThanOrEqual(before);
   });
 
-  it("are written after the answer, in batches: 20 calls at once make no round trip of theirs and two writes at most", async () => {
+  it("are written after the answer, at most once per interval: 20 calls at once make no round trip of theirs and one write", async () => {
     const key = await createApiKey("busy isolate");
     const counter = countRoundTrips(env);
-    const contexts = Array.from({ length: 20 }, () => createExecutionContext());
-    const responses = await Promise.all(
-      contexts.map((context) =>
-        worker.fetch(
-          new Request(`${BASE_URL}/v1/pets/${pet.id}`, { headers: { Authorization: `Bearer ${key}` } }),
-          counter.env,
-          context,
-        ),
-      ),
-    );
+    const started = await Promise.all(Array.from({ length: 20 }, () => startGetPet(key, { bindings: counter.env })));
     const whileAnswering = { ...counter.counts };
-    await Promise.all(contexts.map((context) => waitOnExecutionContext(context)));
-    expect(responses.map((response) => response.status)).toEqual(Array(20).fill(200));
+    await flushUsage(...started.map(({ context }) => context));
+    expect(started.map(({ response }) => response.status)).toEqual(Array(20).fill(200));
     expect(whileAnswering.d1).toBe(0);
-    expect(counter.counts.d1).toBeGreaterThanOrEqual(1);
-    expect(counter.counts.d1).toBeLessThanOrEqual(2);
+    expect(counter.counts.d1).toBe(1);
     expect((await usageOf(key))[0]?.calls).toBe(20);
+  });
+
+  it(`under steady traffic are written once per ${FLUSH_INTERVAL_MS / 1000} s, each write within one waitUntil of one interval and one write`, async () => {
+    const key = await createApiKey("steady traffic");
+    await getPet(key); // the isolate's first write is behind it
+    const counter = countRoundTrips(env);
+    const contexts: ExecutionContext[] = [];
+    for (let second = 0; second < 30; second++) {
+      contexts.push((await startGetPet(key, { bindings: counter.env })).context);
+      await vi.advanceTimersByTimeAsync(1000);
+    }
+    await flushUsage(...contexts);
+    expect(counter.counts.d1).toBeGreaterThanOrEqual(3);
+    expect(counter.counts.d1).toBeLessThanOrEqual(4);
+    expect((await usageOf(key))[0]?.calls).toBe(31);
+  });
+
+  it("are put back once when a write fails, and written by the next flush", async () => {
+    const key = await createApiKey("flaky write");
+    const flaky = failing(env, {
+      binding: "DB",
+      sql: /deprecated_calls/,
+      error: d1Error("Network connection lost."),
+      times: 1,
+    });
+    const lines = await faultLogLines(async () => {
+      await getPet(key, { bindings: flaky.env });
+    });
+    expect(lines).toMatchObject([{ message: "recording deprecated calls failed", rowsPutBack: 1, rowsDropped: 0 }]);
+    expect(await usageOf(key)).toEqual([]);
+    await getPet(key, { bindings: flaky.env });
+    expect((await usageOf(key))[0]?.calls).toBe(2);
+    expect(flaky.calls).toHaveLength(2);
+  });
+
+  it("are dropped, and logged, when their write fails a second time: no fault repeats forever", async () => {
+    const key = await createApiKey("broken write");
+    const broken = failing(env, { binding: "DB", sql: /deprecated_calls/, error: d1Error("D1 DB is overloaded.") });
+    const lines = await faultLogLines(async () => {
+      await getPet(key, { bindings: broken.env });
+      await getPet(key, { bindings: broken.env });
+      await getPet(key, { bindings: broken.env });
+    });
+    expect(lines.map(({ rowsPutBack, rowsDropped }) => [rowsPutBack, rowsDropped])).toEqual([
+      [1, 0],
+      [0, 1],
+      [1, 0],
+    ]);
+    await getPet(key);
+    expect((await usageOf(key))[0]?.calls).toBe(2);
+  });
+
+  it("are put back when their write hangs past its deadline, and written by the next flush", async () => {
+    const key = await createApiKey("hung write");
+    const hanging = failing(env, { binding: "DB", sql: /deprecated_calls/, error: "hangs", times: 1 });
+    const lines = await faultLogLines(async () => {
+      const { context } = await startGetPet(key, { bindings: hanging.env });
+      await vi.advanceTimersByTimeAsync(FLUSH_INTERVAL_MS + FLUSH_DEADLINE_MS);
+      await waitOnExecutionContext(context);
+    });
+    expect(lines).toMatchObject([{ message: "recording deprecated calls failed", rowsPutBack: 1 }]);
+    expect(lines[0]?.cause).toMatch(/did not answer within/);
+    await getPet(key, { bindings: hanging.env });
+    expect((await usageOf(key))[0]?.calls).toBe(2);
+  });
+
+  it("are still written when a flush never settles (its waitUntil cut by the platform)", async () => {
+    const key = await createApiKey("cut off");
+    await startGetPet(key);
+    vi.clearAllTimers(); // the scheduled flush never runs, as if the platform had cancelled it
+    vi.setSystemTime(Date.now() + FLUSH_INTERVAL_MS + FLUSH_DEADLINE_MS);
+    await getPet(key);
+    expect((await usageOf(key))[0]?.calls).toBe(2);
+  });
+
+  it("of a key whose record has no label are written, and do not fail the other keys' rows of the batch", async () => {
+    const labelled = await createApiKey("labelled");
+    const unlabelled = generateApiKey("development");
+    await env.API_KEYS.put(await hashApiKey(unlabelled), JSON.stringify({ createdAt: new Date().toISOString() }));
+    const first = await startGetPet(labelled);
+    const second = await startGetPet(unlabelled);
+    await flushUsage(first.context, second.context);
+    expect((await usageOf(labelled))[0]).toMatchObject({ key_label: "labelled", calls: 1 });
+    expect((await usageOf(unlabelled))[0]).toMatchObject({ key_label: "(no label)", calls: 1 });
   });
 });
 
 describe("at the Sunset instant", () => {
   it("answers normally up to the millisecond before, and 410 from the instant on, still with Sunset and the successor", async () => {
     const key = await createApiKey("late caller");
-    vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(GET_PET_SUNSET.getTime() - 1);
     expect((await getPet(key)).status).toBe(200);
     vi.setSystemTime(GET_PET_SUNSET);
@@ -100,7 +193,6 @@ describe("at the Sunset instant", () => {
 
   it("records nothing more", async () => {
     const key = await createApiKey("after the end");
-    vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(GET_PET_SUNSET);
     await expectError(await getPet(key), 410, "gone");
     expect(await usageOf(key)).toEqual([]);
@@ -117,7 +209,6 @@ describe("a brownout", () => {
     ["inside the second window", "2029-09-01T17:59:59Z", 410],
     ["between them", "2029-07-01T00:00:00Z", 200],
   ])("answers %s (%s) with %i", async (_, now, status) => {
-    vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date(now));
     const response = await getPet(await createApiKey("brownout"), { brownouts: SCHEDULE });
     expect(response.status).toBe(status);
@@ -132,24 +223,27 @@ describe("a brownout", () => {
 
   it("is counted as a call, since it shows who still depends on the operation", async () => {
     const key = await createApiKey("browned out");
-    vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date("2029-06-02T14:30:00Z"));
     await expectError(await getPet(key, { brownouts: SCHEDULE }), 410, "gone");
     expect((await usageOf(key))[0]?.calls).toBe(1);
   });
 
   it("schedule with a malformed window logs it once, clearly, and keeps the valid ones", async () => {
-    const schedule = "2029-06-02T14:00:00Z/PT1H tomorrow/PT1H 2029-13-01T00:00:00Z/PT1H";
-    vi.useFakeTimers({ toFake: ["Date"] });
+    const schedule =
+      "2029-06-02T14:00:00Z/PT1H tomorrow/PT1H 2029-13-01T00:00:00Z/PT1H 2026-11-31T00:00:00Z/PT1H 2029-06-02T14:00:00Z/P300000000D 2029-06-02T24:00:00Z/PT1H";
     vi.setSystemTime(new Date("2029-06-02T14:30:00Z"));
     const key = await createApiKey("typo");
-    const lines = await errorLogLines(async () => {
+    const lines = await faultLogLines(async () => {
       await expectError(await getPet(key, { brownouts: schedule }), 410, "gone");
       await expectError(await getPet(key, { brownouts: schedule }), 410, "gone");
     });
     expect(lines.map((line) => line.message)).toEqual([
       "GET_PET_BROWNOUTS: 'tomorrow/PT1H' is not an ISO 8601 interval such as 2030-06-02T14:00:00Z/PT1H; it is ignored.",
       "GET_PET_BROWNOUTS: '2029-13-01T00:00:00Z/PT1H' is not an ISO 8601 interval such as 2030-06-02T14:00:00Z/PT1H; it is ignored.",
+      // A day that does not exist, an end past the last instant a date can hold, an hour 24.
+      "GET_PET_BROWNOUTS: '2026-11-31T00:00:00Z/PT1H' is not an ISO 8601 interval such as 2030-06-02T14:00:00Z/PT1H; it is ignored.",
+      "GET_PET_BROWNOUTS: '2029-06-02T14:00:00Z/P300000000D' is not an ISO 8601 interval such as 2030-06-02T14:00:00Z/PT1H; it is ignored.",
+      "GET_PET_BROWNOUTS: '2029-06-02T24:00:00Z/PT1H' is not an ISO 8601 interval such as 2030-06-02T14:00:00Z/PT1H; it is ignored.",
     ]);
   });
 });

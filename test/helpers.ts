@@ -1,6 +1,8 @@
+import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { expect, vi } from "vitest";
 import { generateApiKey, hashApiKey } from "../src/api-keys";
+import worker from "../src/index";
 import type { NewPet, Pet } from "../src/schemas";
 import { expectConformance } from "./conformance";
 
@@ -16,28 +18,36 @@ export const createApiKey = async (label = "test"): Promise<string> => {
   return key;
 };
 
-type CallOptions = Omit<RequestInit, "body"> & { key?: string | null; json?: unknown; body?: BodyInit };
-
 /**
- * Every request of the suite reaches the Worker's own fetch handler here, and every
- * answer is checked against openapi.json before the test sees it.
+ * Every request of the suite reaches the Worker's own fetch handler here (with the real
+ * bindings, or with `bindings` that wrap them: test/wrap-bindings.ts), and every answer
+ * is checked against openapi.json before the test sees it.
  */
-export const send = async (request: Request): Promise<Response> => {
+export const send = async (request: Request, bindings?: Cloudflare.Env): Promise<Response> => {
   const { method, url } = request;
-  const response = await exports.default.fetch(request);
+  const response = bindings
+    ? await worker.fetch(request, bindings, createExecutionContext())
+    : await exports.default.fetch(request);
   await expectConformance(new Request(url, { method }), response);
   return response;
 };
 
+type CallOptions = Omit<RequestInit, "body"> & {
+  key?: string | null;
+  json?: unknown;
+  body?: BodyInit;
+  bindings?: Cloudflare.Env;
+};
+
 /** A request through the Worker's own fetch handler, authenticated with `key` unless it is null. */
-export const call = (path: string, { key, json, headers, ...init }: CallOptions = {}) => {
+export const call = (path: string, { key, json, headers, bindings, ...init }: CallOptions = {}) => {
   const allHeaders = new Headers(headers);
   if (key) allHeaders.set("Authorization", `Bearer ${key}`);
   if (json !== undefined) {
     if (!allHeaders.has("Content-Type")) allHeaders.set("Content-Type", "application/json");
     init.body = JSON.stringify(json);
   }
-  return send(new Request(`${BASE_URL}${path}`, { ...init, headers: allHeaders }));
+  return send(new Request(`${BASE_URL}${path}`, { ...init, headers: allHeaders }), bindings);
 };
 
 export const createPet = async (key: string, pet: Partial<NewPet>): Promise<Pet> => {
@@ -52,15 +62,22 @@ export const countPets = async (): Promise<number> => {
 };
 
 /**
- * Runs `run` and returns the JSON error lines the Worker wrote meanwhile: tests that
- * provoke a 500 assert its log line instead of printing it.
+ * Runs `run` and returns the JSON error and warning lines the Worker wrote meanwhile, in
+ * order: tests that provoke a fault assert its log line instead of printing it.
  */
-export const errorLogLines = async (run: () => Promise<void>): Promise<Record<string, unknown>[]> => {
-  const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+export const faultLogLines = async (run: () => Promise<void>): Promise<Record<string, unknown>[]> => {
+  const lines: Record<string, unknown>[] = [];
+  const capture = (line: unknown) => {
+    lines.push(JSON.parse(String(line)));
+  };
+  const spies = [
+    vi.spyOn(console, "error").mockImplementation(capture),
+    vi.spyOn(console, "warn").mockImplementation(capture),
+  ];
   try {
     await run();
-    return spy.mock.calls.map(([line]) => JSON.parse(String(line)));
+    return lines;
   } finally {
-    spy.mockRestore();
+    for (const spy of spies) spy.mockRestore();
   }
 };

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
-import { call, countPets, createApiKey, errorLogLines, expectError } from "./helpers";
+import { call, countPets, createApiKey, expectError, faultLogLines } from "./helpers";
 
 // Storage is isolated per test file, so the trigger below affects no other test.
 it("stores no pet when its idempotency record cannot be written after the insert", async () => {
@@ -11,7 +11,7 @@ it("stores no pet when its idempotency record cannot be written after the insert
     "CREATE TRIGGER fail_record BEFORE INSERT ON idempotency_keys BEGIN SELECT RAISE(ABORT, 'simulated crash'); END",
   );
   const before = await countPets();
-  const lines = await errorLogLines(async () => {
+  const lines = await faultLogLines(async () => {
     const response = await call("/v1/pets", {
       method: "POST",
       key,

@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
-import { call, createApiKey, errorLogLines, expectError } from "./helpers";
+import { call, createApiKey, expectError, faultLogLines } from "./helpers";
 
 // Storage is isolated per test file, so dropping the table here breaks nothing else.
 it("answers an uncaught exception with a clean 500 that leaks no SQL or stack", async () => {
   const key = await createApiKey();
   await env.DB.exec("DROP TABLE pets");
-  const lines = await errorLogLines(async () => {
+  const lines = await faultLogLines(async () => {
     for (const request of [
       call("/v1/pets", { key }),
       call("/v1/pets", { method: "POST", key, json: { name: "Rex", categoryId: 1 } }),

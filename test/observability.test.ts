@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { call, createApiKey, errorLogLines } from "./helpers";
+import { call, createApiKey, faultLogLines } from "./helpers";
 
 let key: string;
 beforeAll(async () => {
@@ -60,6 +60,7 @@ describe("the access log", () => {
       status: response.status,
       durationMs: expect.any(Number),
       key: "observed team",
+      d1Retries: 0,
     });
     expect(lines[0]).not.toContain(key);
   });
@@ -68,7 +69,7 @@ describe("the access log", () => {
     const { env } = await import("cloudflare:workers");
     await env.DB.exec("ALTER TABLE pets RENAME TO pets_gone");
     try {
-      const lines = await errorLogLines(async () => {
+      const lines = await faultLogLines(async () => {
         const response = await call("/v1/pets", { key, headers: { "X-Request-Id": "broken-1" } });
         expect(response.status).toBe(500);
       });

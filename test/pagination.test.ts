@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../src/index";
 import type { Pet } from "../src/schemas";
-import { BASE_URL, call, createApiKey, createPet, errorLogLines, expectError } from "./helpers";
+import { BASE_URL, call, createApiKey, createPet, expectError, faultLogLines } from "./helpers";
 
 let key: string;
 let created: Pet[];
@@ -157,7 +157,7 @@ describe("the cursor secret", () => {
     const fullQuery = query.endsWith("cursor=")
       ? query + (await cursorOf(await listWith({ CURSOR_SECRET: OLD }, "limit=10")))
       : query;
-    const lines = await errorLogLines(async () => {
+    const lines = await faultLogLines(async () => {
       await expectError(await listWith(secrets, fullQuery), 500, "internal_error");
     });
     expect(lines).toEqual([

@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../src/index";
 import type { Pet } from "../src/schemas";
-import { countRoundTrips } from "./count-bindings";
 import { BASE_URL, createApiKey, createPet } from "./helpers";
+import { countRoundTrips } from "./wrap-bindings";
 
 // Storage round trips per request on a warm isolate (the key already looked up;
 // test/auth-cache.test.ts shows it is looked up once), counted on the real

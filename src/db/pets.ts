@@ -1,8 +1,10 @@
 import { and, asc, eq, gt, gte, lt, sql } from "drizzle-orm";
+import { messagesOf } from "../faults";
 import type { NewPet, Pet, PetStatus } from "../schemas";
 import { sha256Hex } from "../sha256";
 import type { Database } from "./client";
 import { idempotencyKeys, pets } from "./schema";
+import type { RequestDatabase } from "./session";
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -29,14 +31,20 @@ type IdempotentOutcome = { pet: Pet; replayed: boolean; sameRequest: boolean };
 /** Two bodies are the same request when they validate to the same pet. */
 const requestHashOf = ({ name, categoryId, status }: NewPet) => sha256Hex(JSON.stringify([name, categoryId, status]));
 
+/** Whether a write failed because the Idempotency-Key is already recorded (the record's primary key). */
+const isRecordedKey = (error: unknown) =>
+  messagesOf(error).some((message) => message.includes("UNIQUE constraint failed: idempotency_keys."));
+
 /**
  * Creates the pet and records the Idempotency-Key in one D1 batch (one transaction,
- * one round trip): a crash can lose neither half. When the key was already used
- * within the window, the batch fails on the record's primary key and rolls back
- * whole, and the pet recorded the first time is answered instead.
+ * one round trip): a crash can lose neither half, so the batch is safe to retry. When
+ * the key was already used within the window (the first attempt may even have
+ * committed before its answer was lost), the batch fails on the record's primary key
+ * and rolls back whole, and the pet recorded the first time is answered instead, read
+ * from the primary: a replica may not have the record yet.
  */
 export const insertPetOnce = async (
-  db: Database,
+  db: RequestDatabase,
   pet: NewPet,
   request: IdempotentRequest,
 ): Promise<IdempotentOutcome> => {
@@ -44,25 +52,30 @@ export const insertPetOnce = async (
   const requestHash = await requestHashOf(pet);
   const sameKey = and(eq(idempotencyKeys.apiKeyHash, apiKeyHash), eq(idempotencyKeys.idempotencyKey, idempotencyKey));
   try {
-    const [, created] = await db.batch([
-      // An expired record no longer guards its key; the hourly prune may not have run yet.
-      db.delete(idempotencyKeys).where(and(sameKey, lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_WINDOW_MS))),
-      db.insert(pets).values(pet).returning(),
-      db
-        .insert(idempotencyKeys)
-        .values({ apiKeyHash, idempotencyKey, requestHash, petId: sql`last_insert_rowid()`, createdAt: now }),
-    ]);
+    const [, created] = await db.idempotent((session) =>
+      session.batch([
+        // An expired record no longer guards its key; the hourly prune may not have run yet.
+        session.delete(idempotencyKeys).where(and(sameKey, lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_WINDOW_MS))),
+        session.insert(pets).values(pet).returning(),
+        session
+          .insert(idempotencyKeys)
+          .values({ apiKeyHash, idempotencyKey, requestHash, petId: sql`last_insert_rowid()`, createdAt: now }),
+      ]),
+    );
     const [createdPet] = created;
     if (!createdPet) throw new Error("the pet insert returned no row");
     return { pet: createdPet, replayed: false, sameRequest: true };
   } catch (error) {
-    const previous = await db
-      .select({ requestHash: idempotencyKeys.requestHash, pet: pets })
-      .from(idempotencyKeys)
-      .innerJoin(pets, eq(pets.id, idempotencyKeys.petId))
-      .where(and(sameKey, gte(idempotencyKeys.createdAt, now - IDEMPOTENCY_WINDOW_MS)))
-      .get();
-    if (!previous) throw error;
+    if (!isRecordedKey(error)) throw error;
+    const previous = await db.primary((primary) =>
+      primary
+        .select({ requestHash: idempotencyKeys.requestHash, pet: pets })
+        .from(idempotencyKeys)
+        .innerJoin(pets, eq(pets.id, idempotencyKeys.petId))
+        .where(and(sameKey, gte(idempotencyKeys.createdAt, now - IDEMPOTENCY_WINDOW_MS)))
+        .get(),
+    );
+    if (!previous) throw new Error("the Idempotency-Key is recorded, but its pet could not be read", { cause: error });
     return { pet: previous.pet, replayed: true, sameRequest: previous.requestHash === requestHash };
   }
 };

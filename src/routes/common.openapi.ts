@@ -19,7 +19,7 @@ export const API = {
 
 Every operation but this document and its reference page needs an API key, sent as \`Authorization: Bearer <key>\`.
 
-Errors: every error has the \`Error\` body, whose \`status\` repeats the HTTP status and whose \`code\` is one of ${ERROR_LIST}. A path that is not in this document is answered with 404 \`not_found\` (\`#/components/responses/NotFound\`), after the checks that every pets operation makes first when it is under \`/pets/\`: 401 without a valid key, 429 over the rate limit, 400 for a malformed \`x-d1-bookmark\`. A path with a method it lacks is answered with 405 and \`Allow\`. \`HEAD\` is answered like \`GET\`, without a body.
+Errors: every error has the \`Error\` body, whose \`status\` repeats the HTTP status and whose \`code\` is one of ${ERROR_LIST}. A path that is not in this document is answered with 404 \`not_found\` (\`#/components/responses/NotFound\`), after the checks that every pets operation makes first when it is under \`/pets/\`: 401 without a valid key, 429 over the rate limit, 503 when the API key store fails, 400 for a malformed \`x-d1-bookmark\`. A path with a method it lacks is answered with 405 and \`Allow\`. \`HEAD\` is answered like \`GET\`, without a body.
 
 Pagination: \`GET /pets\` answers a plain array; while more pets remain, \`Link: <{absolute url}>; rel="next"\` gives the next page.`,
 };
@@ -95,12 +95,18 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
     name: "InternalError",
     description: "An unexpected fault. The body reveals nothing of it; the detail goes to the Worker's log.",
   },
+  503: {
+    name: "ServiceUnavailable",
+    description:
+      "The database or the API key store failed for a moment, in a way Cloudflare documents as transient (reads and idempotent writes were already retried): wait `Retry-After` seconds and retry. A `GET` is always safe to retry, and so is a `POST` with an `Idempotency-Key`; a `POST` without one may have created the pet (the message says so).",
+    headers: ["RetryAfterFault"],
+  },
 };
 
 /** Every operation may answer these. */
 export const COMMON_ERRORS = [405, 500];
-/** Operations behind an API key add these: the key is checked, and counted against its rate limit. */
-export const KEYED_ERRORS = [401, 429];
+/** Operations behind an API key add these: the key is checked in KV, counted against its rate limit, and D1 is read. */
+export const KEYED_ERRORS = [401, 429, 503];
 
 export const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 export const json = (schema: object) => ({ "application/json": { schema } });

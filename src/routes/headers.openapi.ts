@@ -3,6 +3,7 @@
 // Imported by the generator (scripts/openapi.ts) only.
 import type { OpenAPIV3_1 } from "openapi-types";
 import { BOOKMARK_HEADER } from "../db/session";
+import { UNAVAILABLE_RETRY_AFTER_S } from "../errors";
 import { RATE_LIMIT_PERIOD_S } from "../rate-limit";
 import { SANE_REQUEST_ID } from "../request-log";
 import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET } from "../response-headers";
@@ -86,6 +87,11 @@ export const RESPONSE_HEADERS = {
   RetryAfter: header("Retry-After", "Seconds to wait before sending more requests with this API key.", {
     const: String(RATE_LIMIT_PERIOD_S),
   }),
+  RetryAfterFault: header(
+    "Retry-After",
+    "Seconds to wait before retrying: a transient fault is expected to be over by then.",
+    { const: String(UNAVAILABLE_RETRY_AFTER_S) },
+  ),
   IdempotentReplayed: header(
     "Idempotent-Replayed",
     "`true` when this answer repeats the one recorded for the `Idempotency-Key`: nothing was created.",

@@ -3,6 +3,7 @@
 // (scripts/openapi.ts) and the tests import this. test/openapi.test.ts checks every
 // example against its schema and replays each error's request for that exact body.
 import { REMOVED_MESSAGE } from "../deprecation";
+import { UNAVAILABLE_RETRY_AFTER_S } from "../errors";
 import { MAX_BODY_BYTES } from "../json-body";
 import { RATE_LIMIT_PERIOD_S } from "../rate-limit";
 import { GET_PET_SUNSET } from "../response-headers";
@@ -35,6 +36,10 @@ const KEYED_ERROR_EXAMPLES = {
   401: errorExample("unauthorized", "Send an API key as 'Authorization: Bearer <key>'."),
   429: errorExample("rate_limited", `Too many requests for this API key; retry in ${RATE_LIMIT_PERIOD_S} seconds.`),
   500: errorExample("internal_error", "The server failed to handle the request."),
+  503: errorExample(
+    "unavailable",
+    `The database is unavailable for a moment; retry in ${UNAVAILABLE_RETRY_AFTER_S} seconds.`,
+  ),
 };
 
 export const PET_OPERATIONS: OperationSpec[] = [

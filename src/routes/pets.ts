@@ -40,11 +40,11 @@ export const petRoutes = new Hono<AppEnv>()
       const newPet = c.req.valid("json");
       const idempotencyKey = c.req.valid("header")["idempotency-key"];
       if (idempotencyKey === undefined) {
-        const pet = await insertPet(c.var.db(), newPet);
+        const pet = await c.var.db.once((db) => insertPet(db, newPet));
         cachePet(pet);
         return c.json(pet, 201, { Location: `/v1/pets/${pet.id}` });
       }
-      const { pet, replayed, sameRequest } = await insertPetOnce(c.var.db(), newPet, {
+      const { pet, replayed, sameRequest } = await insertPetOnce(c.var.db, newPet, {
         apiKeyHash: c.var.apiKey.hash,
         idempotencyKey,
         now: Date.now(),

@@ -12,7 +12,8 @@ export const throughPrism = inject("throughPrism") ?? false;
 
 export type Pet = { id: number; name: string; categoryId: number; status: "available" | "pending" | "sold" };
 
-type ApiInit = RequestInit & { key?: string | null; json?: unknown };
+/** `origin`: another server than the one under test (one that a test starts for itself). */
+type ApiInit = RequestInit & { key?: string | null; json?: unknown; origin?: string };
 
 /**
  * Through Prism, the problems that it found in an answer, which it lists in `sl-violations`
@@ -25,14 +26,14 @@ const expectNoResponseViolations = (method: string, url: URL, response: Response
 };
 
 /** A request to the server under test, with the test key unless `key` names another one or null. */
-export const api = async (path: string, { key = apiKey, json, headers, ...init }: ApiInit = {}) => {
+export const api = async (path: string, { key = apiKey, json, headers, origin = baseUrl, ...init }: ApiInit = {}) => {
   const allHeaders = new Headers(headers);
   if (key !== null) allHeaders.set("Authorization", `Bearer ${key}`);
   if (json !== undefined) {
     allHeaders.set("Content-Type", "application/json");
     init.body = JSON.stringify(json);
   }
-  const url = new URL(path, baseUrl);
+  const url = new URL(path, origin);
   const response = await fetch(url, { ...init, headers: allHeaders });
   if (throughPrism) expectNoResponseViolations(init.method ?? "GET", url, response);
   return response;

@@ -11,6 +11,16 @@ declare module "vitest" {
   }
 }
 
+/** Issues a key the documented way (`npm run key:create`) into the local KV under `persistTo`. */
+export const issueKey = (label: string, persistTo: string, options: string[] = []): string => {
+  const printed = execFileSync(
+    "npm",
+    ["run", "--silent", "key:create", "--", label, "--persist-to", persistTo, ...options],
+    { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+  );
+  return printed.trim().split("\n").at(-1) ?? "";
+};
+
 /** A scratch `npm run dev` with a key issued the documented way; `label` names both. */
 export const startScratchServer = async (
   label: string,
@@ -18,12 +28,7 @@ export const startScratchServer = async (
 ): Promise<{ server: DevServer; apiKey: string }> => {
   const server = await startDevServer({ name: `the ${label} tests`, command: "npm run dev", args });
   try {
-    const printed = execFileSync(
-      "npm",
-      ["run", "--silent", "key:create", "--", label, "--persist-to", server.persistTo],
-      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
-    );
-    return { server, apiKey: printed.trim().split("\n").at(-1) ?? "" };
+    return { server, apiKey: issueKey(label, server.persistTo) };
   } catch (error) {
     await server.stop();
     throw error;

@@ -96,6 +96,21 @@ describe("a page on an allowed origin", () => {
       refusal: { code: "unauthorized", message: expect.any(String), status: 401 },
     });
   }, 60_000);
+
+  it("reads the 404 of unknown paths, preflights included", async () => {
+    const statuses = await inPageOf(allowedPage.origin, async ({ base, key }) => {
+      const read = async (path: string) => {
+        const response = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${key}` } });
+        return [response.status, ((await response.json()) as { code: string }).code];
+      };
+      return [await read("/v1/pets/"), await read("/v1/pets/1/2"), await read("/v1/unknown")];
+    });
+    expect(statuses).toEqual([
+      [404, "not_found"],
+      [404, "not_found"],
+      [404, "not_found"],
+    ]);
+  }, 60_000);
 });
 
 describe("a page on an origin that is not allowed", () => {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { countRoundTrips } from "./count-bindings";
+import { countRoundTrips } from "./wrap-bindings";
 
 // The round-trip counter of test/round-trips.test.ts, on the real bindings.
 
@@ -32,11 +32,11 @@ describe("countRoundTrips", () => {
 
   it("counts every KV call", async () => {
     const { env: counted, counts } = countRoundTrips(env);
-    await counted.API_KEYS.put("count-bindings", "value", { metadata: { label: "x" } });
-    expect(await counted.API_KEYS.get("count-bindings")).toBe("value");
-    expect((await counted.API_KEYS.getWithMetadata("count-bindings")).metadata).toEqual({ label: "x" });
-    expect((await counted.API_KEYS.list({ prefix: "count-bindings" })).keys).toHaveLength(1);
-    await counted.API_KEYS.delete("count-bindings");
+    await counted.API_KEYS.put("wrap-bindings", "value", { metadata: { label: "x" } });
+    expect(await counted.API_KEYS.get("wrap-bindings")).toBe("value");
+    expect((await counted.API_KEYS.getWithMetadata("wrap-bindings")).metadata).toEqual({ label: "x" });
+    expect((await counted.API_KEYS.list({ prefix: "wrap-bindings" })).keys).toHaveLength(1);
+    await counted.API_KEYS.delete("wrap-bindings");
     expect(counts).toEqual({ d1: 0, kv: 5 });
   });
 

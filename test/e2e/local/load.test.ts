@@ -1,0 +1,44 @@
+import autocannon from "autocannon";
+import { expect, it } from "vitest";
+import { apiKey, baseUrl, createPet } from "../client";
+
+// Many connections at once: cached full pages, partial pages (a D1 query each) and keyed
+// creates (a D1 batch each), in turn on every connection. Every answer is a 2xx, with
+// no connection error or timeout. Not a benchmark (npm run bench is one): a few seconds
+// of load, to show nothing breaks under it.
+
+const SECONDS = 3;
+
+it.each([64, 256])(
+  `answers %i connections for ${SECONDS} s with nothing but 2xx`,
+  async (connections) => {
+    for (let pet = 0; pet < 6; pet++) await createPet("under load");
+    const auth = { Authorization: `Bearer ${apiKey}` };
+    const result = await autocannon({
+      url: baseUrl,
+      connections,
+      duration: SECONDS,
+      requests: [
+        { method: "GET", path: "/v1/pets?limit=5", headers: auth },
+        { method: "GET", path: "/v1/pets?status=sold", headers: auth },
+        {
+          method: "POST",
+          path: "/v1/pets",
+          headers: { ...auth, "Content-Type": "application/json" },
+          setupRequest: (request) => ({
+            ...request,
+            headers: { ...request.headers, "Idempotency-Key": crypto.randomUUID() },
+            body: JSON.stringify({ name: `smoke-test under load ${crypto.randomUUID().slice(0, 8)}`, categoryId: 1 }),
+          }),
+        },
+      ],
+    });
+    expect(result.requests.total).toBeGreaterThan(connections);
+    expect({ non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts }).toEqual({
+      non2xx: 0,
+      errors: 0,
+      timeouts: 0,
+    });
+  },
+  60_000,
+);

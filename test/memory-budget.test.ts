@@ -1,0 +1,95 @@
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { generateApiKey, hashApiKey } from "../src/api-keys";
+import { CACHE_BUDGET_BYTES, CACHE_SHARES, type CacheShare, cachedBytes, estimateBytes } from "../src/bounded-cache";
+import { unwrittenUsageBytes } from "../src/deprecation";
+import { call } from "./helpers";
+
+// The isolate's caches filled with the worst case the API allows: names of 255 astral
+// characters (four bytes of UTF-8, two UTF-16 code units each), full pages of 100 and
+// every limit from 90 to 100 through every cursor, keys with 1,000-character labels,
+// and unknown keys. What they hold, estimated, stays within CACHE_BUDGET_BYTES (16 MiB,
+// against the isolate's 128 MB), and each cache is filled to its share.
+
+const PETS = 8_000;
+const KEYS = 1_000;
+const UNKNOWN_KEYS = 1_500;
+const AT_ONCE = 25;
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Sends every request, AT_ONCE at a time, each from an address of its own (a never-seen key counts against its address). */
+const sendAll = async (paths: string[], keyOf: (index: number) => string, expected: number) => {
+  for (let start = 0; start < paths.length; start += AT_ONCE) {
+    const responses = await Promise.all(
+      paths.slice(start, start + AT_ONCE).map((path, offset) => {
+        const index = start + offset;
+        // Wrapped bindings: the Worker runs in a context of the test's, whose deferred work may wait.
+        const headers = { "CF-Connecting-IP": `198.18.${index >> 8}.${index & 255}` };
+        return call(path, { key: keyOf(index), headers, bindings: env });
+      }),
+    );
+    expect(responses.map(({ status }) => status)).toEqual(responses.map(() => expected));
+    await Promise.all(responses.map((response) => response.arrayBuffer()));
+  }
+};
+
+describe("the isolate's caches", () => {
+  it("stay within the budget when filled with the worst case", async () => {
+    // No usage flush runs meanwhile: the deprecated calls stay counted in memory.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    await env.DB.prepare(
+      `with recursive n(i) as (select 1 union all select i + 1 from n where i < ${PETS})
+       insert into pets (name, category_id, status) select replace(printf('%.*c', 255, 'x'), 'x', '🐕'), i, 'available' from n`,
+    ).run();
+    const keys = Array.from({ length: KEYS }, () => generateApiKey("development"));
+    const label = "l".repeat(1000);
+    await Promise.all(
+      keys.map(async (key) =>
+        env.API_KEYS.put(await hashApiKey(key), JSON.stringify({ label, createdAt: new Date().toISOString() })),
+      ),
+    );
+    const keyOf = (index: number) => keys[index % KEYS] as string;
+
+    // Every valid key calls getPet (its record, its deprecated calls); unknown keys are refused.
+    await sendAll(
+      keys.map((_, index) => `/v1/pets/${1 + index}`),
+      keyOf,
+      200,
+    );
+    await sendAll(Array(UNKNOWN_KEYS).fill("/v1/pets"), () => generateApiKey("development"), 401);
+    // Every page at every limit from 90 to 100: the first pages, then each page's next.
+    for (let limit = 90; limit <= 100; limit++) {
+      let path: string | undefined = `/v1/pets?limit=${limit}`;
+      for (let page = 0; path; page++) {
+        const headers = { "CF-Connecting-IP": `198.19.${limit}.${page & 255}` };
+        const response = await call(path, { key: keyOf(page), headers, bindings: env });
+        expect(response.status).toBe(200);
+        await response.arrayBuffer();
+        path = /<https?:\/\/[^/]+([^>]+)>; rel="next"/.exec(response.headers.get("Link") ?? "")?.[1];
+      }
+    }
+
+    const held: Record<CacheShare, number> = {
+      pets: 0,
+      pages: 0,
+      knownKeys: 0,
+      unknownKeys: 0,
+      ...cachedBytes(),
+      usageCounts: unwrittenUsageBytes(),
+    };
+    expect(Object.values(held).reduce((sum, bytes) => sum + bytes, 0)).toBeLessThanOrEqual(CACHE_BUDGET_BYTES);
+    for (const [share, bytes] of Object.entries(held) as [CacheShare, number][]) {
+      expect(bytes, share).toBeLessThanOrEqual(CACHE_SHARES[share]);
+      expect(bytes, share).toBeGreaterThan(CACHE_SHARES[share] * 0.9);
+    }
+  }, 120_000);
+
+  it("estimate a string at two bytes per UTF-16 code unit at least, as V8 stores such names", () => {
+    const name = "🐕".repeat(255);
+    expect(estimateBytes(name)).toBeGreaterThanOrEqual(2 * name.length);
+    expect(estimateBytes({ id: 1, name, categoryId: 1, status: "available" })).toBeGreaterThan(2 * name.length);
+  });
+});
