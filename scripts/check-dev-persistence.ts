@@ -4,12 +4,18 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { API_KEY_PATTERN } from "../src/api-keys";
 import { type DevServer, startDevServer } from "./dev-server";
 
 /** Starts `npm run dev` and returns it with the key it printed. */
 const startDev = async (persistTo: string) => {
   const server = await startDevServer({ name: "the persistence check", command: "npm run dev", persistTo });
-  const key = /ps_test_[0-9A-Za-z]{43}/.exec(server.output())?.[0];
+  // scripts/dev.ts prints the key alone on its line.
+  const key = server
+    .output()
+    .split("\n")
+    .map((line) => line.trim())
+    .find((line) => API_KEY_PATTERN.test(line));
   if (!key) {
     await server.stop();
     throw new Error(`npm run dev printed no key:\n${server.output()}`);

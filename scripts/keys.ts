@@ -1,88 +1,235 @@
-// Issues, lists and revokes API keys. Only a key's SHA-256 and its record reach KV;
-// the key itself is printed once and never stored.
+// Issues, rolls, lists and revokes API keys. Only a key's SHA-256 and its record reach
+// KV; the key itself is printed once (the last line of stdout) and never stored.
 //
-//   npm run --silent key:create -- <label> [--env staging|production] [--remote]
-//   npm run --silent key:revoke -- <key or hash> [--env ...] [--remote]
-//   npm run --silent key:list -- [--env ...] [--remote]
+//   npm run --silent key:create -- <label> [--scope read|write|read,write] [--expires <instant or duration>]
+//   npm run --silent key:roll   -- <key or hash> [--overlap <duration>] [--expires <instant or duration>]
+//   npm run --silent key:list
+//   npm run --silent key:revoke -- <key or hash>
 //
-// Without --remote, each also takes --persist-to <dir>: the local KV of a
-// `wrangler dev --persist-to <dir>` (or `npm run dev -- --persist-to <dir>`) instead
-// of the one under .wrangler/state, as the e2e tests and the bench keep scratch state.
+// Each also takes --env staging|production with --remote, or, locally, --persist-to <dir>:
+// the local KV and D1 of a `wrangler dev --persist-to <dir>` (or `npm run dev -- --persist-to
+// <dir>`) instead of the ones under .wrangler/state, as the e2e tests and the bench keep
+// scratch state. Every argument is checked before anything is written.
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { API_KEY_PATTERN, type ApiKeyRecord, generateApiKey, hashApiKey } from "../src/api-keys";
+import { API_KEY_PATTERN, type ApiKeyRecord, generateApiKey, hashApiKey, SCOPES, type Scope } from "../src/api-keys";
+import { parseInstant } from "../src/deprecation";
 import { describeTarget, TARGET_OPTIONS, type Target, targetArgs, targetFrom } from "./target";
 import { wrangler } from "./wrangler";
 
 const BINDING = ["--binding", "API_KEYS"];
 const HASH_PATTERN = /^[0-9a-f]{64}$/;
+const DEFAULT_OVERLAP = "24h";
 
-export const createKey = async (label: string, target: Target): Promise<string> => {
+const USAGE = `Usage:
+  npm run --silent key:create -- <label> [--scope read|write|read,write] [--expires <instant or duration>]
+  npm run --silent key:roll   -- <key or hash> [--overlap <duration, default ${DEFAULT_OVERLAP}>] [--expires <instant or duration>]
+  npm run --silent key:list
+  npm run --silent key:revoke -- <key or hash>
+each with [--env staging|production --remote | --persist-to DIR].
+An instant is ISO 8601 with a zone (2027-01-31T00:00:00Z); a duration is a whole number of
+s, m, h or d (90s, 15m, 12h, 30d).`;
+
+const DURATION = /^(\d{1,9})(s|m|h|d)$/;
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** Milliseconds of a duration such as 90s, 15m, 12h or 30d; throws for anything else or zero. */
+export const parseDuration = (text: string, option: string): number => {
+  const [, amount, unit] = DURATION.exec(text) ?? [];
+  const ms = Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS];
+  if (!(ms > 0)) throw new Error(`${option} must be a duration such as 90s, 15m, 12h or 30d, not '${text}'.`);
+  return ms;
+};
+
+/** The instant that --expires names, as ISO: a future instant, or a duration from `now`. */
+export const parseExpiry = (text: string, now: number): string => {
+  const at = DURATION.test(text) ? now + parseDuration(text, "--expires") : parseInstant(text);
+  if (Number.isNaN(at)) {
+    throw new Error(
+      `--expires must be an instant with a zone (2027-01-31T00:00:00Z) or a duration (90s, 15m, 12h, 30d), not '${text}'.`,
+    );
+  }
+  if (at <= now) throw new Error(`--expires must be in the future; ${new Date(at).toISOString()} is not.`);
+  return new Date(at).toISOString();
+};
+
+/** The scopes that --scope names, in a fixed order; throws for an unknown or empty one. */
+export const parseScopes = (text: string): Scope[] => {
+  const named = text.split(",").map((scope) => scope.trim());
+  const unknown = named.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
+  if (unknown.length > 0 || named.length === 0) {
+    throw new Error(`--scope takes ${SCOPES.join(", ")} or both comma-separated, not '${text}'.`);
+  }
+  return SCOPES.filter((scope) => named.includes(scope));
+};
+
+const putRecord = (hash: string, record: ApiKeyRecord, target: Target) => {
+  const text = JSON.stringify(record);
+  // The record is also the metadata, so that `key:list` reads every record in one call.
+  wrangler(["kv", "key", "put", ...BINDING, hash, text, "--metadata", text, ...targetArgs(target)]);
+};
+
+const readRecord = (hash: string, target: Target): ApiKeyRecord | undefined => {
+  const found = wrangler(["kv", "key", "get", ...BINDING, hash, ...targetArgs(target)]).trim();
+  return found === "Value not found" ? undefined : (JSON.parse(found) as ApiKeyRecord);
+};
+
+export const createKey = async (
+  label: string,
+  target: Target,
+  limits: Pick<ApiKeyRecord, "scopes" | "expiresAt"> = {},
+): Promise<string> => {
   const key = generateApiKey(target.env ?? "development");
-  const record = JSON.stringify({ label, createdAt: new Date().toISOString() } satisfies ApiKeyRecord);
-  // The record is also the metadata, so that `key:list` reads every label in one call.
-  wrangler([
-    "kv",
-    "key",
-    "put",
-    ...BINDING,
+  // A key with both scopes is written like one from before scopes: older code reads it alike.
+  const scopes = limits.scopes && limits.scopes.length < SCOPES.length ? limits.scopes : undefined;
+  putRecord(
     await hashApiKey(key),
-    record,
-    "--metadata",
-    record,
-    ...targetArgs(target),
-  ]);
+    {
+      label,
+      createdAt: new Date().toISOString(),
+      ...(scopes && { scopes }),
+      ...(limits.expiresAt && { expiresAt: limits.expiresAt }),
+    },
+    target,
+  );
   return key;
 };
 
 export const keyExists = async (key: string, target: Target): Promise<boolean> =>
-  wrangler(["kv", "key", "get", ...BINDING, await hashApiKey(key), ...targetArgs(target)]).trim() !== "Value not found";
+  readRecord(await hashApiKey(key), target) !== undefined;
 
-const revokeKey = async (keyOrHash: string, target: Target) => {
+const hashOf = async (keyOrHash: string) => {
   const hash = API_KEY_PATTERN.test(keyOrHash) ? await hashApiKey(keyOrHash) : keyOrHash;
   if (!HASH_PATTERN.test(hash)) throw new Error("Pass the key itself, or the hash that key:list shows.");
-  const found = wrangler(["kv", "key", "get", ...BINDING, hash, ...targetArgs(target)]).trim();
-  if (found === "Value not found") throw new Error(`No key with hash ${hash} in ${describeTarget(target, "KV")}.`);
-  wrangler(["kv", "key", "delete", ...BINDING, hash, ...targetArgs(target)]);
   return hash;
 };
 
-const listKeys = (target: Target) => {
+const existingRecord = (hash: string, target: Target) => {
+  const record = readRecord(hash, target);
+  if (!record) throw new Error(`No key with hash ${hash} in ${describeTarget(target, "KV")}.`);
+  return record;
+};
+
+/**
+ * A new key with the old one's label and scopes; the old one then expires after the
+ * overlap (or sooner, if it already did), so that its clients can switch without an outage.
+ */
+const rollKey = async (hash: string, overlapMs: number, expiresAt: string | undefined, target: Target) => {
+  const old = existingRecord(hash, target);
+  const now = Date.now();
+  const oldEnd = old.expiresAt === undefined ? Number.POSITIVE_INFINITY : Date.parse(old.expiresAt);
+  if (!(now < oldEnd)) throw new Error(`The key with hash ${hash} has expired already: create a new one instead.`);
+  const key = await createKey(old.label, target, { scopes: old.scopes, expiresAt });
+  const oldExpiresAt = new Date(Math.min(oldEnd, now + overlapMs)).toISOString();
+  putRecord(hash, { ...old, expiresAt: oldExpiresAt }, target);
+  return { key, oldExpiresAt };
+};
+
+const revokeKey = (hash: string, target: Target) => {
+  existingRecord(hash, target);
+  wrangler(["kv", "key", "delete", ...BINDING, hash, ...targetArgs(target)]);
+};
+
+/** Each key's last day of use, from D1 (src/key-last-used.ts); empty, with a note, if it cannot be read. */
+const lastUsedDays = (target: Target): Map<string, string> => {
+  try {
+    const query = "select api_key_hash, day from api_key_last_used";
+    const [result] = JSON.parse(wrangler(["d1", "execute", "DB", ...targetArgs(target), "--json", "--command", query]));
+    return new Map(
+      (result.results as { api_key_hash: string; day: string }[]).map((row) => [row.api_key_hash, row.day]),
+    );
+  } catch {
+    console.error(
+      `The days of last use could not be read from ${describeTarget(target, "D1")}: are its migrations applied?`,
+    );
+    return new Map();
+  }
+};
+
+const listKeys = (target: Target): string[] => {
   const keys = JSON.parse(wrangler(["kv", "key", "list", ...BINDING, ...targetArgs(target)])) as {
     name: string;
     metadata?: ApiKeyRecord;
   }[];
-  return keys.map(({ name, metadata }) => `${name}  ${metadata?.createdAt ?? "?"}  ${metadata?.label ?? ""}`);
+  const lastUsed = lastUsedDays(target);
+  const rows = [
+    ["hash", "label", "scopes", "created", "expires", "last used"],
+    ...keys.map(({ name, metadata }) => [
+      name,
+      metadata?.label ?? "?",
+      (metadata?.scopes ?? SCOPES).join(","),
+      metadata?.createdAt ?? "?",
+      metadata?.expiresAt ?? "never",
+      lastUsed.get(name) ?? "never",
+    ]),
+  ];
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
+  return rows.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join("  ")
+      .trimEnd(),
+  );
+};
+
+/** The options each command takes beyond the target's. */
+const COMMAND_OPTIONS: Record<string, string[]> = {
+  create: ["scope", "expires"],
+  roll: ["overlap", "expires"],
+  list: [],
+  revoke: [],
 };
 
 const main = async () => {
-  const { positionals, values } = parseArgs({ allowPositionals: true, options: TARGET_OPTIONS });
-  const [command, argument] = positionals;
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      ...TARGET_OPTIONS,
+      scope: { type: "string" },
+      expires: { type: "string" },
+      overlap: { type: "string" },
+    },
+  });
+  const [command = "", argument, ...extra] = positionals;
+  const allowed = COMMAND_OPTIONS[command];
+  if (!allowed) throw new Error(USAGE);
+  const misplaced = ["scope", "expires", "overlap"].filter((option) => option in values && !allowed.includes(option));
+  if (misplaced.length > 0) throw new Error(`key:${command} does not take --${misplaced.join(", --")}.\n${USAGE}`);
+  // Every command but list takes one argument: a label, or a key or its hash.
+  if (extra.length > 0 || (command === "list") !== (argument === undefined)) throw new Error(USAGE);
   const target = targetFrom(values);
+  const now = Date.now();
+  const expiresAt = values.expires === undefined ? undefined : parseExpiry(values.expires, now);
   switch (command) {
     case "create": {
       const label = argument?.trim();
-      if (!label) {
-        throw new Error(
-          "Usage: npm run --silent key:create -- <label> [--env staging|production] [--remote | --persist-to DIR]",
-        );
-      }
-      const key = await createKey(label, target);
-      console.error(`Created the key "${label}" for ${describeTarget(target, "KV")}. It is shown once, below:`);
+      if (!label) throw new Error(`key:create needs a label.\n${USAGE}`);
+      const scopes = values.scope === undefined ? undefined : parseScopes(values.scope);
+      const key = await createKey(label, target, { scopes, expiresAt });
+      console.error(
+        `Created the key "${label}" (${(scopes ?? SCOPES).join(", ")}; expires ${expiresAt ?? "never"}) for ${describeTarget(target, "KV")}. It is shown once, below:`,
+      );
       console.log(key);
       return;
     }
-    case "revoke": {
-      if (!argument) throw new Error("Usage: npm run --silent key:revoke -- <key or hash> [--env ...] [--remote]");
-      const hash = await revokeKey(argument, target);
-      console.error(`Revoked the key with hash ${hash} in ${describeTarget(target, "KV")}.`);
+    case "roll": {
+      const overlapMs = parseDuration(values.overlap ?? DEFAULT_OVERLAP, "--overlap");
+      const { key, oldExpiresAt } = await rollKey(await hashOf(argument ?? ""), overlapMs, expiresAt, target);
+      console.error(
+        `Rolled the key: the old one stops working at ${oldExpiresAt}; switch its clients to the new one, shown once, below:`,
+      );
+      console.log(key);
       return;
     }
     case "list":
       for (const line of listKeys(target)) console.log(line);
       return;
-    default:
-      throw new Error("Commands: create <label>, revoke <key or hash>, list");
+    case "revoke": {
+      const hash = await hashOf(argument ?? "");
+      revokeKey(hash, target);
+      console.error(`Revoked the key with hash ${hash} in ${describeTarget(target, "KV")}.`);
+      return;
+    }
   }
 };
 

@@ -1,10 +1,11 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { API_KEY_PATTERN, type ApiKeyRecord, hashApiKey } from "./api-keys";
+import { type ApiKeyRecord, hasExpired, hashApiKey, hasScope, isWellFormedApiKey, type Scope } from "./api-keys";
 import { BoundedCache } from "./bounded-cache";
 import type { AppEnv } from "./env";
 import { ApiError, unavailable } from "./errors";
 import { logDependencyFault, withDeadline } from "./faults";
+import { recordKeyUse } from "./key-last-used";
 import { isWithinLimit, RATE_LIMIT_PERIOD_S } from "./rate-limit";
 
 // RFC 6750: the scheme is case-insensitive and the token is a b64token.
@@ -114,18 +115,34 @@ const lookUp = async (c: Context<AppEnv>, hash: string): Promise<ApiKeyRecord | 
 };
 
 /**
- * Runs before any validation or database work. A token that cannot be one of our
- * keys is refused without a KV read.
+ * Runs before any validation or database work. A token that cannot be one of our keys
+ * (its shape, or its checksum) is refused without a KV read or a limiter call; an expired
+ * key is refused from its instant on, also while this isolate still holds its record.
  */
 export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   const header = c.req.header("Authorization");
   if (!header) throw unauthorized("Send an API key as 'Authorization: Bearer <key>'.");
   const token = BEARER.exec(header)?.[1];
   if (!token) throw unauthorized("The Authorization header must be 'Bearer <key>'.");
-  if (!API_KEY_PATTERN.test(token)) throw unauthorized("The API key is not valid.");
+  if (!isWellFormedApiKey(token)) throw unauthorized("The API key is not valid.");
   const hash = await hashApiKey(token);
   const record = await lookUp(c, hash);
   if (!record) throw unauthorized("The API key is not valid.");
+  const now = Date.now();
+  if (hasExpired(record, now)) throw unauthorized(`The API key expired at ${record.expiresAt}.`);
   c.set("apiKey", { ...record, hash });
+  recordKeyUse(c, hash, now);
+  await next();
+});
+
+/** GET and HEAD read; every other method writes, so that a method added later needs `write` unless said otherwise. */
+const scopeOf = (method: string): Scope => (method === "GET" || method === "HEAD" ? "read" : "write");
+
+/** After authentication: a key lacking the scope of the request's method gets 403, before any validation. */
+export const requireScope = createMiddleware<AppEnv>(async (c, next) => {
+  const scope = scopeOf(c.req.method);
+  if (!hasScope(c.var.apiKey, scope)) {
+    throw new ApiError("forbidden", `This API key does not have the '${scope}' scope, which this operation needs.`);
+  }
   await next();
 });

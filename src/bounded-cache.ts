@@ -12,6 +12,7 @@ export const CACHE_SHARES = {
   knownKeys: 2 * MiB,
   unknownKeys: MiB / 4,
   usageCounts: MiB / 4,
+  lastUsedDays: MiB / 4,
 } as const satisfies Record<string, number>;
 
 // A generous estimate of what a value takes in V8's heap: strings two bytes a UTF-16

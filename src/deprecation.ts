@@ -168,8 +168,11 @@ const durationMs = (text: string): number | undefined => {
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
 /** The largest time a JavaScript Date holds (ECMA-262, section 21.4.1.1); beyond it, no date can be written. */
 const MAX_TIME_MS = 8.64e15;
-/** The instant, if the text is one that exists: Date.parse reads "2026-11-31" as 1 December. */
-const instant = (text: string) => {
+/**
+ * The instant (Unix milliseconds) of an ISO 8601 date-time with a zone, if it is one that
+ * exists, else NaN: Date.parse reads "2026-11-31" as 1 December. Also used by scripts/keys.ts.
+ */
+export const parseInstant = (text: string) => {
   const fields = INSTANT.exec(text);
   if (!fields) return Number.NaN;
   const [year, month, day, hour, minute, second = 0, offsetHours = 0, offsetMinutes = 0] = fields
@@ -189,9 +192,9 @@ const instant = (text: string) => {
 
 const parseWindow = (interval: string): Window | undefined => {
   const [startText = "", endText = "", ...extra] = interval.split("/");
-  const start = instant(startText);
+  const start = parseInstant(startText);
   const length = durationMs(endText);
-  const end = length === undefined ? instant(endText) : start + length;
+  const end = length === undefined ? parseInstant(endText) : start + length;
   return extra.length === 0 && Number.isFinite(start) && Number.isFinite(end) && end > start && end <= MAX_TIME_MS
     ? { start, end }
     : undefined;

@@ -11,6 +11,7 @@ import type { ErrorBody } from "./schemas";
 export const ERROR_STATUS = {
   invalid_request: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   gone: 410,

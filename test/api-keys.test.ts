@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { API_KEY_PATTERN, generateApiKey, hashApiKey } from "../src/api-keys";
+import { API_KEY_PATTERN, checksumOf, generateApiKey, hashApiKey, isWellFormedApiKey } from "../src/api-keys";
 
 describe("API keys", () => {
   it("carry a prefix that says which environment they reach", () => {
@@ -8,10 +8,38 @@ describe("API keys", () => {
     expect(generateApiKey("development")).toMatch(/^ps_test_/);
   });
 
-  it("are 43 base-62 characters (256 bits) after the prefix, and never repeat", () => {
+  it("are 43 base-62 characters (256 bits) after the prefix, then a checksum of 6, and never repeat", () => {
     const keys = Array.from({ length: 1000 }, () => generateApiKey("development"));
-    for (const key of keys) expect(key).toMatch(API_KEY_PATTERN);
+    for (const key of keys) {
+      expect(key).toMatch(/^ps_test_[0-9A-Za-z]{49}$/);
+      expect(key).toMatch(API_KEY_PATTERN);
+      expect(isWellFormedApiKey(key)).toBe(true);
+    }
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("end with the CRC32 of all before it, in base 62 padded to 6 characters, as a scanner can check", () => {
+    // CRC32("ps_test_" + "a" * 43) is 0x9115357F by zlib.crc32 (2434086271), "2ejB1z" in base 62.
+    const body = `ps_test_${"a".repeat(43)}`;
+    expect(checksumOf(body)).toBe("2ejB1z");
+    expect(isWellFormedApiKey(`${body}2ejB1z`)).toBe(true);
+    // A small CRC is padded with zeros: CRC32("") is 0.
+    expect(checksumOf("")).toBe("000000");
+  });
+
+  it("whose checksum does not match are told apart offline: a typo, a changed character, a guess", () => {
+    const key = generateApiKey("production");
+    const typo = `${key.slice(0, 20)}${key[20] === "x" ? "y" : "x"}${key.slice(21)}`;
+    const swapped = `${key.slice(0, -1)}${key.at(-1) === "0" ? "1" : "0"}`;
+    for (const token of [typo, swapped, `ps_live_${"A".repeat(49)}`]) {
+      expect(token).toMatch(API_KEY_PATTERN);
+      expect(isWellFormedApiKey(token)).toBe(false);
+    }
+  });
+
+  it("issued before the checksum (43 characters after the prefix) are still well-formed", () => {
+    expect(isWellFormedApiKey(`ps_live_${"A".repeat(43)}`)).toBe(true);
+    expect(isWellFormedApiKey(`ps_live_${"A".repeat(44)}`)).toBe(false);
   });
 
   it("use every character of the alphabet", () => {

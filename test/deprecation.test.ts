@@ -12,7 +12,7 @@ import {
 import worker from "../src/index";
 import { GET_PET_SUNSET } from "../src/response-headers";
 import type { Pet } from "../src/schemas";
-import { BASE_URL, createApiKey, createPet, expectError, faultLogLines } from "./helpers";
+import { BASE_URL, call, createApiKey, createPet, expectError, faultLogLines } from "./helpers";
 import { countRoundTrips, d1Error, failing } from "./wrap-bindings";
 
 // The deprecated getPet's life: who calls it, brownouts, and its end at the Sunset
@@ -79,6 +79,8 @@ describe("calls of getPet", () => {
 
   it("are written after the answer, at most once per interval: 20 calls at once make no round trip of theirs and one write", async () => {
     const key = await createApiKey("busy isolate");
+    // The key's first use of the day is written too (src/key-last-used.ts): behind it, on another operation.
+    expect((await call("/v1/pets?limit=1", { key })).status).toBe(200);
     const counter = countRoundTrips(env);
     const started = await Promise.all(Array.from({ length: 20 }, () => startGetPet(key, { bindings: counter.env })));
     const whileAnswering = { ...counter.counts };

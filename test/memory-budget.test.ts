@@ -7,12 +7,12 @@ import { call } from "./helpers";
 
 // The isolate's caches filled with the worst case the API allows: names of 255 astral
 // characters (four bytes of UTF-8, two UTF-16 code units each), full pages of 100 and
-// every limit from 90 to 100 through every cursor, keys with 1,000-character labels,
-// and unknown keys. What they hold, estimated, stays within CACHE_BUDGET_BYTES (16 MiB,
+// every limit from 90 to 100 through every cursor, keys with 1,000-character labels
+// (each key's day of last use recorded), and unknown keys. What they hold, estimated, stays within CACHE_BUDGET_BYTES (16 MiB,
 // against the isolate's 128 MB), and each cache is filled to its share.
 
 const PETS = 8_000;
-const KEYS = 1_000;
+const KEYS = 1_200;
 const UNKNOWN_KEYS = 1_500;
 const AT_ONCE = 25;
 
@@ -77,6 +77,7 @@ describe("the isolate's caches", () => {
       pages: 0,
       knownKeys: 0,
       unknownKeys: 0,
+      lastUsedDays: 0,
       ...cachedBytes(),
       usageCounts: unwrittenUsageBytes(),
     };

@@ -183,6 +183,13 @@ describe("the examples of openapi.json", () => {
         ),
     ],
     ["listPets", 401, () => call("/v1/pets")],
+    ["listPets", 403, async () => call("/v1/pets", { key: await createApiKey("write only", { scopes: ["write"] }) })],
+    [
+      "createPet",
+      403,
+      async () => post(await createApiKey("read only", { scopes: ["read"] }), { json: { name: "Rex", categoryId: 1 } }),
+    ],
+    ["getPet", 403, async () => call("/v1/pets/1", { key: await createApiKey("write only", { scopes: ["write"] }) })],
     ["listPets", 405, (key) => call("/v1/pets", { method: "DELETE", key })],
     ["createPet", 400, (key) => post(key, { json: { name: "Rex" } })],
     ["createPet", 401, () => call("/v1/pets", { method: "POST", json: { name: "Rex", categoryId: 1 } })],

@@ -70,3 +70,14 @@ export const deprecatedCalls = sqliteTable(
     index("deprecated_calls_day_idx").on(table.day),
   ],
 );
+
+/**
+ * The last UTC day each API key was used (`npm run key:list` shows it): written at most
+ * once per key, isolate and day, after the response (src/key-last-used.ts). Apart from
+ * the key's KV record, so that no write of it can race a revocation.
+ */
+export const apiKeyLastUsed = sqliteTable("api_key_last_used", {
+  apiKeyHash: text().primaryKey(),
+  /** YYYY-MM-DD. */
+  day: text().notNull(),
+});

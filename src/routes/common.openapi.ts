@@ -19,7 +19,7 @@ export const API = {
 
 Every operation but this document and its reference page needs an API key, sent as \`Authorization: Bearer <key>\`.
 
-Errors: every error has the \`Error\` body, whose \`status\` repeats the HTTP status and whose \`code\` is one of ${ERROR_LIST}. A path that is not in this document is answered with 404 \`not_found\` (\`#/components/responses/NotFound\`), after the checks that every pets operation makes first when it is under \`/pets/\`: 401 without a valid key, 429 over the rate limit, 503 when the API key store fails, 400 for a malformed \`x-d1-bookmark\`. A path with a method it lacks is answered with 405 and \`Allow\`. \`HEAD\` is answered like \`GET\`, without a body.
+Errors: every error has the \`Error\` body, whose \`status\` repeats the HTTP status and whose \`code\` is one of ${ERROR_LIST}. A path that is not in this document is answered with 404 \`not_found\` (\`#/components/responses/NotFound\`), after the checks that every pets operation makes first when it is under \`/pets/\`: 401 without a valid key, 429 over the rate limit, 403 for a key without the method's scope (\`read\` for \`GET\`, \`write\` otherwise), 503 when the API key store fails, 400 for a malformed \`x-d1-bookmark\`. A path with a method it lacks is answered with 405 and \`Allow\`. \`HEAD\` is answered like \`GET\`, without a body.
 
 Pagination: \`GET /pets\` answers a plain array; while more pets remain, \`Link: <{absolute url}>; rel="next"\` gives the next page.`,
 };
@@ -41,8 +41,7 @@ export const TAGS = [
 export const BEARER_AUTH = {
   type: "http",
   scheme: "bearer",
-  description:
-    "An API key, `ps_live_…` in production and `ps_test_…` elsewhere, issued with `npm run key:create` (see the README).",
+  description: `An API key: \`ps_live_\` in production or \`ps_test_\` elsewhere, then 43 random base-62 characters and a checksum of 6 (the CRC32 of all before it, in base 62; keys issued before checksums have none). Issued with \`npm run key:create\` (see the README). A key has scopes: \`read\` (listPets, getPet) and \`write\` (createPet); a key without the scope an operation needs gets 403 \`forbidden\`. A key may expire: from that instant on it gets 401, with a message that says so. A token whose checksum does not match is refused 401 at once.`,
 } as const;
 
 /** Every error status, as a shared response: its component name, what it means, its headers. */
@@ -54,8 +53,14 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
   },
   401: {
     name: "Unauthorized",
-    description: "Missing, malformed or unknown API key.",
+    description: "Missing, malformed, unknown or expired API key.",
     headers: ["WWWAuthenticate", "NoStoreUnderPets"],
+  },
+  403: {
+    name: "Forbidden",
+    description:
+      "The API key is valid but lacks the scope this operation needs (`read` to list and fetch pets, `write` to create them); the message names it.",
+    headers: ["NoStoreUnderPets"],
   },
   404: {
     name: "NotFound",
@@ -105,8 +110,8 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
 
 /** Every operation may answer these. */
 export const COMMON_ERRORS = [405, 500];
-/** Operations behind an API key add these: the key is checked in KV, counted against its rate limit, and D1 is read. */
-export const KEYED_ERRORS = [401, 429, 503];
+/** Operations behind an API key add these: the key is checked in KV and for its scope, counted against its rate limit, and D1 is read. */
+export const KEYED_ERRORS = [401, 403, 429, 503];
 
 export const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 export const json = (schema: object) => ({ "application/json": { schema } });

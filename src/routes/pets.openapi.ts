@@ -2,6 +2,7 @@
 // reference page shows and that mocks such as Prism's answer. Only the generator
 // (scripts/openapi.ts) and the tests import this. test/openapi.test.ts checks every
 // example against its schema and replays each error's request for that exact body.
+import type { Scope } from "../api-keys";
 import { REMOVED_MESSAGE } from "../deprecation";
 import { UNAVAILABLE_RETRY_AFTER_S } from "../errors";
 import { MAX_BODY_BYTES } from "../json-body";
@@ -30,6 +31,10 @@ export const BODY_EXAMPLES = { Pet: rex, Pets: [rex, luna] };
 
 /** On every answer of the pets operations, errors included. */
 const PETS_RESPONSE: ResponseHeader[] = ["NoStore", "Bookmark"];
+
+/** The 403 of a key without the operation's scope. */
+const forbidden = (scope: Scope) =>
+  errorExample("forbidden", `This API key does not have the '${scope}' scope, which this operation needs.`);
 
 /** The errors that every operation behind an API key may answer alike. */
 const KEYED_ERROR_EXAMPLES = {
@@ -72,6 +77,7 @@ export const PET_OPERATIONS: OperationSpec[] = [
       errors: {
         400: errorExample("invalid_request", `Query parameter 'limit' must be ${LIMIT_RULE}.`),
         405: errorExample("method_not_allowed", "DELETE is not allowed on /v1/pets."),
+        403: forbidden("read"),
         ...KEYED_ERROR_EXAMPLES,
       },
     },
@@ -105,6 +111,7 @@ export const PET_OPERATIONS: OperationSpec[] = [
           "idempotency_key_reused",
           "This Idempotency-Key was already used with a different request body; use a new key for a new pet.",
         ),
+        403: forbidden("write"),
         ...KEYED_ERROR_EXAMPLES,
       },
     },
@@ -132,6 +139,7 @@ export const PET_OPERATIONS: OperationSpec[] = [
         404: errorExample("not_found", "No pet has the id 999999."),
         405: errorExample("method_not_allowed", "DELETE is not allowed on /v1/pets/1."),
         410: errorExample("gone", REMOVED_MESSAGE),
+        403: forbidden("read"),
         ...KEYED_ERROR_EXAMPLES,
       },
     },

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { requireApiKey } from "../auth";
+import { requireApiKey, requireScope } from "../auth";
 import { readCursor } from "../cursor";
 import { insertPet, insertPetOnce } from "../db/pets";
 import { withSession } from "../db/session";
@@ -21,7 +21,7 @@ import {
 import { validate, validateOptional } from "../validate";
 
 export const petRoutes = new Hono<AppEnv>()
-  .use(requireApiKey, rateLimit, validateOptional("header", sessionHeadersSchema), withSession)
+  .use(requireApiKey, rateLimit, requireScope, validateOptional("header", sessionHeadersSchema), withSession)
   .get("/", validate("query", listPetsQuerySchema), async (c) => {
     const { limit, status, cursor } = c.req.valid("query");
     const afterId = cursor === undefined ? 0 : await readCursor(c.env, cursor, status);

@@ -1,0 +1,43 @@
+import { sql } from "drizzle-orm";
+import type { Context } from "hono";
+import { BoundedCache } from "./bounded-cache";
+import { createDatabase } from "./db/client";
+import { apiKeyLastUsed } from "./db/schema";
+import type { AppEnv } from "./env";
+import { logDependencyFault, withDeadline } from "./faults";
+
+// Which keys are still used, for `npm run key:list`: each key's last day of use, written
+// after the response at most once per key, isolate and UTC day, so that no request waits
+// for it and a busy key costs one small write a day per isolate, not one per request.
+
+const WRITE_DEADLINE_MS = 5_000;
+/** After a failed write, this isolate records no use for this long: a D1 outage must not cost a write per request. */
+const PAUSE_AFTER_FAILURE_MS = 60_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The UTC day (days since the epoch) whose use of each key this isolate has written, or is writing. */
+const recordedDay = new BoundedCache<string, number>({ share: "lastUsedDays" });
+let pausedUntil = 0;
+
+/** Notes that the key with `hash` was used now; writes it after the response if this isolate has not today. */
+export const recordKeyUse = (c: Context<AppEnv>, hash: string, now: number) => {
+  const day = Math.floor(now / DAY_MS);
+  if (recordedDay.get(hash) === day || now < pausedUntil) return;
+  recordedDay.set(hash, day);
+  const dayText = new Date(day * DAY_MS).toISOString().slice(0, 10);
+  const write = createDatabase(c.env.DB)
+    .insert(apiKeyLastUsed)
+    .values({ apiKeyHash: hash, day: dayText })
+    .onConflictDoUpdate({
+      target: apiKeyLastUsed.apiKeyHash,
+      set: { day: sql`max(${apiKeyLastUsed.day}, excluded.day)` },
+    })
+    .run();
+  c.executionCtx.waitUntil(
+    withDeadline(write, WRITE_DEADLINE_MS, "D1").catch((error) => {
+      recordedDay.delete(hash);
+      pausedUntil = Date.now() + PAUSE_AFTER_FAILURE_MS;
+      logDependencyFault(c, "D1", error, "the key's last use was not recorded; retried after a pause");
+    }),
+  );
+};

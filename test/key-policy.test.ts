@@ -1,0 +1,178 @@
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { generateApiKey, hashApiKey } from "../src/api-keys";
+import { KNOWN_KEY_TTL_MS } from "../src/auth";
+import { call, countPets, createApiKey, createPet, expectError, faultLogLines } from "./helpers";
+import { countRoundTrips, d1Error, failing, type StorageCall, wrapBindings } from "./wrap-bindings";
+
+// What a key may do and for how long (its record's scopes and expiry), a token refused
+// offline by its checksum, keys issued before checksums, and the day a key was last used.
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const newPet = { name: "Scoped Rex", categoryId: 1 };
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+describe("a key's scopes", () => {
+  it("let a read-only key list and fetch pets, and refuse it createPet with 403 before the body is read or anything stored", async () => {
+    const pet = await createPet(await createApiKey("writer"), newPet);
+    const reader = await createApiKey("reader", { scopes: ["read"] });
+    expect((await call("/v1/pets", { key: reader })).status).toBe(200);
+    expect((await call(`/v1/pets/${pet.id}`, { key: reader })).status).toBe(200);
+    const before = await countPets();
+    const counted = countRoundTrips(env);
+    const refused = await expectError(
+      await call("/v1/pets", { method: "POST", key: reader, json: newPet, bindings: counted.env }),
+      403,
+      "forbidden",
+    );
+    expect(refused.message).toBe("This API key does not have the 'write' scope, which this operation needs.");
+    // Before any validation: a body that is not even JSON gets the same 403.
+    await expectError(
+      await call("/v1/pets", {
+        method: "POST",
+        key: reader,
+        body: "{",
+        headers: { "Content-Type": "application/json" },
+        bindings: counted.env,
+      }),
+      403,
+      "forbidden",
+    );
+    expect(counted.counts.d1).toBe(0);
+    expect(await countPets()).toBe(before);
+  });
+
+  it("let a write-only key create pets, and refuse it listPets and getPet with 403 naming 'read'", async () => {
+    const writer = await createApiKey("writer only", { scopes: ["write"] });
+    const pet = await createPet(writer, newPet);
+    for (const path of ["/v1/pets", `/v1/pets/${pet.id}`, "/v1/pets?limit=0"]) {
+      const refused = await expectError(await call(path, { key: writer }), 403, "forbidden");
+      expect(refused.message).toContain("'read'");
+    }
+  });
+
+  it("are both for a record written before scopes existed (label and creation only)", async () => {
+    const key = await createApiKey("before scopes");
+    const stored = await env.API_KEYS.get(await hashApiKey(key), "json");
+    expect(Object.keys(stored as object).sort()).toEqual(["createdAt", "label"]);
+    expect((await call("/v1/pets", { key })).status).toBe(200);
+    await createPet(key, newPet);
+  });
+});
+
+describe("a key's expiry", () => {
+  it("refuses the key from its instant on, saying it expired, also while this isolate holds its record", async () => {
+    const expiresAt = new Date(Date.now() + KNOWN_KEY_TTL_MS / 2).toISOString();
+    const key = await createApiKey("expiring", { expiresAt });
+    const counted = countRoundTrips(env);
+    expect((await call("/v1/pets", { key, bindings: counted.env })).status).toBe(200);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.parse(expiresAt) - 1);
+    expect((await call("/v1/pets", { key, bindings: counted.env })).status).toBe(200);
+    vi.setSystemTime(Date.parse(expiresAt));
+    const expired = await expectError(await call("/v1/pets", { key, bindings: counted.env }), 401, "unauthorized");
+    expect(expired.message).toBe(`The API key expired at ${expiresAt}.`);
+    // One KV read, the first: the record was cached, and the cache did not extend the key's life.
+    expect(counted.counts.kv).toBe(1);
+  });
+
+  it("is not extended while KV fails, though a key verified lately is served from the cache then", async () => {
+    const expiresAt = new Date(Date.now() + KNOWN_KEY_TTL_MS * 2).toISOString();
+    const key = await createApiKey("expiring during an outage", { expiresAt });
+    expect((await call("/v1/pets", { key })).status).toBe(200);
+    const kvDown = failing(env, { binding: "API_KEYS", error: new Error("KV GET failed: 503 Service Unavailable") });
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.parse(expiresAt) - 1);
+    await faultLogLines(async () => {
+      expect((await call("/v1/pets", { key, bindings: kvDown.env })).status).toBe(200);
+      vi.setSystemTime(Date.parse(expiresAt));
+      await expectError(await call("/v1/pets", { key, bindings: kvDown.env }), 401, "unauthorized");
+    });
+    expect(kvDown.calls.length).toBeGreaterThan(0);
+  });
+});
+
+describe("a token whose checksum does not match", () => {
+  it("is refused 401 with no KV read and no limiter call, however often it is sent", async () => {
+    const calls: StorageCall[] = [];
+    const watched = wrapBindings(env, (storageCall) => {
+      calls.push(storageCall);
+      return undefined;
+    });
+    const key = generateApiKey("development");
+    const forged = `${key.slice(0, -1)}${key.at(-1) === "0" ? "1" : "0"}`;
+    // More than AUTH_FAILURE_LIMITER's 60 a minute: not counted, so never a 429.
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const refused = await expectError(
+        await call("/v1/pets", { key: forged, bindings: watched }),
+        401,
+        "unauthorized",
+      );
+      expect(refused.message).toBe("The API key is not valid.");
+    }
+    expect(calls).toEqual([]);
+  });
+});
+
+describe("a key issued before keys had a checksum", () => {
+  it("keeps working, with its scopes and expiry read from its record like any other", async () => {
+    const legacy = generateApiKey("development").slice(0, -6);
+    await env.API_KEYS.put(
+      await hashApiKey(legacy),
+      JSON.stringify({ label: "legacy", createdAt: "2026-01-01T00:00:00.000Z", scopes: ["read"] }),
+    );
+    expect((await call("/v1/pets", { key: legacy })).status).toBe(200);
+    await expectError(await call("/v1/pets", { method: "POST", key: legacy, json: newPet }), 403, "forbidden");
+  });
+});
+
+describe("a key's last use", () => {
+  const lastUsedDay = async (key: string) =>
+    (
+      await env.DB.prepare("select day from api_key_last_used where api_key_hash = ?")
+        .bind(await hashApiKey(key))
+        .first<{ day: string }>()
+    )?.day;
+  const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
+  const isLastUseWrite = (storageCall: StorageCall) => /api_key_last_used/.test(storageCall.sql ?? "");
+
+  it("is written after the answer once per isolate and UTC day, whatever the traffic", async () => {
+    const key = await createApiKey("last used");
+    const writes: StorageCall[] = [];
+    const watched = wrapBindings(env, (storageCall) => {
+      if (isLastUseWrite(storageCall)) writes.push(storageCall);
+      return undefined;
+    });
+    for (let request = 0; request < 5; request++) {
+      expect((await call("/v1/pets?limit=1", { key, bindings: watched, settle: true })).status).toBe(200);
+    }
+    expect(writes).toHaveLength(1);
+    expect(await lastUsedDay(key)).toBe(dayOf(Date.now()));
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + DAY_MS);
+    for (let request = 0; request < 3; request++) {
+      expect((await call("/v1/pets?limit=1", { key, bindings: watched, settle: true })).status).toBe(200);
+    }
+    expect(writes).toHaveLength(2);
+    expect(await lastUsedDay(key)).toBe(dayOf(Date.now()));
+  });
+
+  it("that cannot be written does not touch the answer: logged, and tried again only after a pause", async () => {
+    const key = await createApiKey("last use lost");
+    const down = failing(env, { binding: "DB", sql: /api_key_last_used/, error: d1Error("Network connection lost.") });
+    const lines = await faultLogLines(async () => {
+      for (let request = 0; request < 3; request++) {
+        expect((await call("/v1/pets?limit=1", { key, bindings: down.env, settle: true })).status).toBe(200);
+      }
+    });
+    expect(down.calls).toHaveLength(1);
+    expect(lines).toMatchObject([{ dependency: "D1", outcome: expect.stringMatching(/not recorded/) }]);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 61_000);
+    expect((await call("/v1/pets?limit=1", { key, settle: true })).status).toBe(200);
+    expect(await lastUsedDay(key)).toBe(dayOf(Date.now()));
+  });
+});
