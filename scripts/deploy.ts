@@ -75,7 +75,7 @@ const main = async () => {
 
   if (!smoke) {
     console.log(
-      "[deploy] Smoke test skipped: set SMOKE_BASE_URL and SMOKE_KEY, or run npm run smoke -- --base-url <url> --key <key>",
+      "[deploy] Smoke test skipped: set SMOKE_BASE_URL and SMOKE_KEY, or run SMOKE_KEY=<key> npm run smoke -- --base-url <url>/v1",
     );
     return;
   }

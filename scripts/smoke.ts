@@ -1,4 +1,8 @@
-// `npm run smoke -- --base-url https://petstore.<account>.workers.dev --key ps_live_...`
+// `npm run smoke -- --base-url https://petstore-production.<account>.workers.dev/v1 [--key ps_live_...]`
+//
+// The base URL is what the OpenAPI document's `servers` give (the API's base address,
+// ending in /v1), or the bare origin. The key comes from --key or, so that it stays out
+// of command lines and CI logs, from SMOKE_KEY.
 //
 // The e2e tests that are safe against a live deployment (test/e2e/live: no floods, a
 // few pets created, each named "smoke-test ..."), run against the given server instead
@@ -10,12 +14,28 @@ import { API_KEY_PATTERN } from "../src/api-keys";
 
 type SmokeTarget = { baseUrl: string; key: string };
 
-/** The server and key to test, checked before anything runs (scripts/deploy.ts: before it deploys). */
-export const smokeTarget = (baseUrl: string, key: string): SmokeTarget => {
+/** The API's base path: the routes live under it, at the root of the Worker's origin. */
+const BASE_PATH = "/v1";
+
+/**
+ * The server and key to test, checked before anything runs (scripts/deploy.ts: before it
+ * deploys). `baseUrl` is the origin, or the base address: the origin and /v1.
+ */
+export const smokeTarget = (baseUrl: string, key: string | undefined): SmokeTarget => {
   const url = URL.parse(baseUrl);
-  if (!url || !["http:", "https:"].includes(url.protocol) || url.href !== `${url.origin}/`) {
-    throw new Error(`The base URL must be an http(s) origin, such as https://petstore.example.workers.dev: ${baseUrl}`);
+  const path = url?.pathname.replace(/\/$/, "") ?? "";
+  if (
+    !url ||
+    !["http:", "https:"].includes(url.protocol) ||
+    !["", BASE_PATH].includes(path) ||
+    url.search ||
+    url.hash
+  ) {
+    throw new Error(
+      `The base URL must be the API's base address, such as https://petstore-production.example.workers.dev${BASE_PATH} (as in the document's servers), or its origin alone: ${baseUrl}`,
+    );
   }
+  if (!key) throw new Error("Give the API key with --key, or in SMOKE_KEY.");
   if (!API_KEY_PATTERN.test(key)) throw new Error("The key is not an API key (ps_live_... or ps_test_...).");
   return { baseUrl: url.origin, key };
 };
@@ -29,10 +49,10 @@ export const runSmokeTest = async ({ baseUrl, key }: SmokeTarget) => {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   try {
     const { values } = parseArgs({ options: { "base-url": { type: "string" }, key: { type: "string" } } });
-    if (!values["base-url"] || !values.key) {
-      throw new Error("Usage: npm run smoke -- --base-url <https://...> --key <API key>");
+    if (!values["base-url"]) {
+      throw new Error("Usage: SMOKE_KEY=<API key> npm run smoke -- --base-url <https://.../v1>   (or --key <API key>)");
     }
-    await runSmokeTest(smokeTarget(values["base-url"], values.key));
+    await runSmokeTest(smokeTarget(values["base-url"], values.key ?? process.env.SMOKE_KEY));
   } catch (error) {
     console.error((error as Error).message);
     process.exitCode = 1;
