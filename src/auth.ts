@@ -3,7 +3,7 @@ import { createMiddleware } from "hono/factory";
 import { type ApiKeyRecord, hasExpired, hashApiKey, hasScope, isWellFormedApiKey, type Scope } from "./api-keys";
 import { BoundedCache } from "./bounded-cache";
 import type { AppEnv } from "./env";
-import { ApiError, unavailable } from "./errors";
+import { ApiError, excerpt, unavailable } from "./errors";
 import { logDependencyFault, withDeadline } from "./faults";
 import { recordKeyUse } from "./key-last-used";
 import { isWithinLimit, RATE_LIMIT_PERIOD_S } from "./rate-limit";
@@ -129,7 +129,8 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   const record = await lookUp(c, hash);
   if (!record) throw unauthorized("The API key is not valid.");
   const now = Date.now();
-  if (hasExpired(record, now)) throw unauthorized(`The API key expired at ${record.expiresAt}.`);
+  // excerpt: the record is the operator's, written by hand perhaps; a message stays short.
+  if (hasExpired(record, now)) throw unauthorized(`The API key expired at ${excerpt(String(record.expiresAt))}.`);
   c.set("apiKey", { ...record, hash });
   recordKeyUse(c, hash, now);
   await next();
