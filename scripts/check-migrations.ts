@@ -14,7 +14,7 @@ import { pathToFileURL } from "node:url";
  * Migrations allowed to drop or rename, by file name, each with the reason the serving
  * version no longer uses what it removes. Empty: none so far.
  */
-export const APPROVED_DESTRUCTIVE_MIGRATIONS: Record<string, string> = {};
+const APPROVED_DESTRUCTIVE_MIGRATIONS: Record<string, string> = {};
 
 // What breaks the version still serving: a dropped or renamed table or column, and the
 // table rebuild that drizzle-kit writes for SQLite when a column changes type or constraint.

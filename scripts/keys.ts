@@ -34,7 +34,7 @@ const DURATION = /^(\d{1,9})(s|m|h|d)$/;
 const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 /** Milliseconds of a duration such as 90s, 15m, 12h or 30d; throws for anything else or zero. */
-export const parseDuration = (text: string, option: string): number => {
+const parseDuration = (text: string, option: string): number => {
   const [, amount, unit] = DURATION.exec(text) ?? [];
   const ms = Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS];
   if (!(ms > 0)) throw new Error(`${option} must be a duration such as 90s, 15m, 12h or 30d, not '${text}'.`);
@@ -42,7 +42,7 @@ export const parseDuration = (text: string, option: string): number => {
 };
 
 /** The instant that --expires names, as ISO: a future instant, or a duration from `now`. */
-export const parseExpiry = (text: string, now: number): string => {
+const parseExpiry = (text: string, now: number): string => {
   const at = DURATION.test(text) ? now + parseDuration(text, "--expires") : parseInstant(text);
   if (Number.isNaN(at)) {
     throw new Error(
@@ -54,7 +54,7 @@ export const parseExpiry = (text: string, now: number): string => {
 };
 
 /** The scopes that --scope names, in a fixed order; throws for an unknown or empty one. */
-export const parseScopes = (text: string): Scope[] => {
+const parseScopes = (text: string): Scope[] => {
   const named = text.split(",").map((scope) => scope.trim());
   const unknown = named.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
   if (unknown.length > 0 || named.length === 0) {

@@ -7,7 +7,7 @@ import type { AppEnv } from "./env";
 import { logDependencyFault, withDeadline } from "./faults";
 
 // Which keys are still used, for `npm run key:list`: each key's last day of use, written
-// after the response at most once per key, isolate and UTC day, so that no request waits
+// in the background (waitUntil) at most once per key, isolate and UTC day, so that no answer waits
 // for it and a busy key costs one small write a day per isolate, not one per request.
 
 const WRITE_DEADLINE_MS = 5_000;
@@ -19,7 +19,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const recordedDay = new BoundedCache<string, number>({ share: "lastUsedDays" });
 let pausedUntil = 0;
 
-/** Notes that the key with `hash` was used now; writes it after the response if this isolate has not today. */
+/** Notes that the key with `hash` was used now; writes it in the background if this isolate has not today. */
 export const recordKeyUse = (c: Context<AppEnv>, hash: string, now: number) => {
   const day = Math.floor(now / DAY_MS);
   if (recordedDay.get(hash) === day || now < pausedUntil) return;

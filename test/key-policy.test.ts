@@ -175,4 +175,19 @@ describe("a key's last use", () => {
     expect((await call("/v1/pets?limit=1", { key, settle: true })).status).toBe(200);
     expect(await lastUsedDay(key)).toBe(dayOf(Date.now()));
   });
+
+  it("whose write hangs is given up after its deadline, without touching the answer", async () => {
+    const key = await createApiKey("last use hangs");
+    const hung = failing(env, { binding: "DB", sql: /api_key_last_used/, error: "hangs" });
+    // Past the minute's pause that the failure above started (an isolate's state, shared by its tests).
+    vi.useFakeTimers({ toFake: ["Date", "setTimeout", "clearTimeout"] });
+    vi.setSystemTime(Date.now() + 2 * 60_000);
+    const lines = await faultLogLines(async () => {
+      const answered = call("/v1/pets?limit=1", { key, bindings: hung.env, settle: true });
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect((await answered).status).toBe(200);
+    });
+    expect(hung.calls).toHaveLength(1);
+    expect(lines).toMatchObject([{ dependency: "D1", cause: "D1 did not answer within 5000 ms" }]);
+  });
 });

@@ -73,7 +73,7 @@ export const deprecatedCalls = sqliteTable(
 
 /**
  * The last UTC day each API key was used (`npm run key:list` shows it): written at most
- * once per key, isolate and day, after the response (src/key-last-used.ts). Apart from
+ * once per key, isolate and day, in the background (src/key-last-used.ts). Apart from
  * the key's KV record, so that no write of it can race a revocation.
  */
 export const apiKeyLastUsed = sqliteTable("api_key_last_used", {

@@ -1,4 +1,5 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+import { promisify, stripVTControlCharacters } from "node:util";
 import type { TestProject } from "vitest/node";
 import { type DevServer, startDevServer } from "../../scripts/dev-server";
 
@@ -19,6 +20,23 @@ export const issueKey = (label: string, persistTo: string, options: string[] = [
     { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
   );
   return printed.trim().split("\n").at(-1) ?? "";
+};
+
+/**
+ * `npm run --silent <script> -- ...args`, as an operator types it: its exit code and what
+ * it printed (colours left out), whether it succeeded or not. Async, so that the tests
+ * of a file may run at once.
+ */
+export const npmScript = async (script: string, args: string[], env: Record<string, string> = {}) => {
+  try {
+    const { stdout, stderr } = await promisify(execFile)("npm", ["run", "--silent", script, "--", ...args], {
+      env: { ...process.env, ...env },
+    });
+    return { code: 0, stdout: stripVTControlCharacters(stdout), stderr: stripVTControlCharacters(stderr) };
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
+    return { code, stdout: stripVTControlCharacters(stdout), stderr: stripVTControlCharacters(stderr) };
+  }
 };
 
 /** A scratch `npm run dev` with a key issued the documented way; `label` names both. */

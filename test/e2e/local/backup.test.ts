@@ -1,14 +1,12 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type DevServer, startDevServer } from "../../../scripts/dev-server";
 import { wrangler } from "../../../scripts/wrangler";
 import { hashApiKey } from "../../../src/api-keys";
 import { api, type Pet, petName } from "../client";
-import { startScratchServer } from "../global-setup";
+import { npmScript, startScratchServer } from "../global-setup";
 
 // `npm run backup` of a local state that a running `npm run dev` serves, `npm run restore`
 // into fresh state, and a server on the restored state answering as the first did.
@@ -26,13 +24,8 @@ afterAll(async () => {
 });
 
 const npmRun = async (script: string, ...args: string[]) => {
-  try {
-    const { stderr } = await promisify(execFile)("npm", ["run", "--silent", script, "--", ...args]);
-    return { code: 0, stderr };
-  } catch (error) {
-    const { code, stderr } = error as { code: number; stderr: string };
-    return { code, stderr };
-  }
+  const { code, stderr } = await npmScript(script, args);
+  return { code, stderr };
 };
 
 it("restores into fresh state a database that answers the same pets, ids and idempotency records", async () => {

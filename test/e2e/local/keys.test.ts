@@ -1,10 +1,8 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DevServer } from "../../../scripts/dev-server";
 import { KNOWN_KEY_TTL_MS } from "../../../src/auth";
 import { api, expectError, petName } from "../client";
-import { startScratchServer } from "../global-setup";
+import { npmScript, startScratchServer } from "../global-setup";
 
 // The key scripts, as an operator runs them, against a scratch `npm run dev` that serves
 // the keys they write: scopes, expiry, rolling with an overlap, revocation, the list.
@@ -17,29 +15,13 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server?.stop());
 
-const run = promisify(execFile);
-/** `npm run --silent key:<command> -- ...args` on the server's state: its stdout, or its exit code and stderr. */
-const keys = async (command: string, ...args: string[]) => {
-  try {
-    const { stdout } = await run("npm", [
-      "run",
-      "--silent",
-      `key:${command}`,
-      "--",
-      ...args,
-      "--persist-to",
-      server.persistTo,
-    ]);
-    return { code: 0, stdout, stderr: "" };
-  } catch (error) {
-    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
-    return { code, stdout, stderr };
-  }
-};
+/** `npm run --silent key:<command> -- ...args` on the server's state. */
+const keys = (command: string, ...args: string[]) =>
+  npmScript(`key:${command}`, [...args, "--persist-to", server.persistTo]);
 /** The key that a create or roll printed: the last line of its stdout. */
-const printedKey = async (command: Promise<{ code: number; stdout: string; stderr: string }>) => {
+const printedKey = async (command: ReturnType<typeof keys>) => {
   const { code, stdout, stderr } = await command;
-  expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+  expect(code, stderr).toBe(0);
   return stdout.trim().split("\n").at(-1) ?? "";
 };
 const listPets = (key: string) => api("/v1/pets?limit=1", { origin: server.origin, key });

@@ -1,8 +1,6 @@
-import { execFile } from "node:child_process";
-import { promisify, stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { DevServer } from "../../../scripts/dev-server";
-import { startScratchServer } from "../global-setup";
+import { npmScript, startScratchServer } from "../global-setup";
 
 // `npm run smoke`, as an operator or the deploy workflow runs it: given the base address
 // that the document's servers name (with /v1), the key in SMOKE_KEY, against a scratch
@@ -16,15 +14,8 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 const smoke = async (baseUrl: string, env: Record<string, string> = {}) => {
-  try {
-    const { stdout } = await promisify(execFile)("npm", ["run", "--silent", "smoke", "--", "--base-url", baseUrl], {
-      env: { ...process.env, SMOKE_KEY: "", ...env },
-    });
-    return { code: 0, output: stripVTControlCharacters(stdout) };
-  } catch (error) {
-    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
-    return { code, output: stripVTControlCharacters(stdout + stderr) };
-  }
+  const { code, stdout, stderr } = await npmScript("smoke", ["--base-url", baseUrl], { SMOKE_KEY: "", ...env });
+  return { code, output: stdout + stderr };
 };
 
 it("passes against the base address with /v1, the key taken from SMOKE_KEY", async () => {
