@@ -1,35 +1,191 @@
-// `npm run deploy:staging`, `npm run deploy:production`: checks that openapi.json is
-// current and that the Worker will have a usable CURSOR_SECRET, applies the remote D1
-// migrations, deploys, then runs the smoke test (scripts/smoke.ts) when SMOKE_BASE_URL
-// and SMOKE_KEY are set. The secret is checked first because wrangler deploy would
-// refuse a Worker without it only after the migrations had been applied.
+// `npm run deploy:staging`, `npm run deploy:production [-- --all-at-once]`, and either
+// with `-- --dry-run`, which builds the Worker and prints the plan without a network call
+// (npm test runs both).
 //
-// CURSOR_SECRET in this process's environment is deployed with the new version
-// (`wrangler deploy --secrets-file`): the only way to give a Worker that does not exist
-// yet its required secret. Without it, the deployed Worker must already have one.
+// Checks that openapi.json is current and that the Worker will have a usable
+// CURSOR_SECRET, applies the remote D1 migrations (scripts/check-migrations.ts keeps them
+// safe for the version still serving), then:
+// - staging: deploys the new version to all traffic at once, then runs the smoke test
+//   (scripts/smoke.ts) when SMOKE_BASE_URL and SMOKE_KEY are set;
+// - production: uploads a new version that takes no traffic, smoke-tests it through a
+//   version override, then moves traffic to it in ROLLOUT_STEPS (default 10,100 percent),
+//   each share serving for ROLLOUT_SOAK (default 10m) and smoke-tested again before the
+//   next. A failed smoke test puts the previous version back on all traffic and fails the
+//   deploy. `--all-at-once` deploys production like staging: for its first deploy, which
+//   has no previous version to keep serving.
+// The secret is checked first because wrangler would refuse a Worker without it only
+// after the migrations had been applied.
+//
+// CURSOR_SECRET in this process's environment is uploaded with the new version
+// (`--secrets-file`): the only way to give a Worker that does not exist yet its required
+// secret. Without it, the deployed Worker must already have one.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { gzipSync } from "node:zlib";
 import { MIN_SECRET_BYTES } from "../src/cursor";
-import { runSmokeTest, smokeTarget } from "./smoke";
+import { parseDuration } from "./duration";
+import { runSmokeTest, smokeTarget, versionOverride } from "./smoke";
+import { DEPLOYED_ENVIRONMENTS } from "./target";
 import { runWrangler, wrangler } from "./wrangler";
 
-const ENVIRONMENTS = ["staging", "production"];
 const REQUIRED_SECRET = "CURSOR_SECRET";
+/** Production's rollout unless ROLLOUT_STEPS and ROLLOUT_SOAK say otherwise. */
+const DEFAULT_ROLLOUT = { steps: "10,100", soak: "10m" };
+/** The Worker's size, gzipped, that a change may not exceed: a larger one starts slower everywhere. */
+export const BUNDLE_BUDGET_KIB = 60;
 
 const step = (title: string) => console.log(`\n[deploy] ${title}`);
 
-const main = async () => {
-  const [env, ...extra] = process.argv.slice(2);
-  if (!env || !ENVIRONMENTS.includes(env) || extra.length > 0) {
-    throw new Error(`Usage: tsx scripts/deploy.ts <${ENVIRONMENTS.join("|")}>`);
+/** The shares of traffic, in percent, that a new version gets in turn: rising, ending at 100. */
+export const parseRolloutSteps = (text: string): number[] => {
+  const steps = text.split(",").map((share) => Number(share.trim()));
+  const rising = steps.every((share, i) => Number.isInteger(share) && share > (steps[i - 1] ?? 0));
+  if (!rising || steps.at(-1) !== 100) {
+    throw new Error(`ROLLOUT_STEPS must be rising whole percentages ending at 100, such as 10,50,100, not '${text}'.`);
   }
+  return steps;
+};
+
+export type Rollout = { stable: string; candidate: string; steps: number[]; soakMs: number };
+
+/** What a rollout does to the world: `wrangler versions deploy`, the smoke test of a version, waiting. */
+export type RolloutActions = {
+  deploy: (versionSpecs: string[], message: string) => void;
+  smokeTest: (versionId: string) => Promise<boolean>;
+  wait: (ms: number) => Promise<void>;
+};
+
+/**
+ * Moves traffic from `stable` to `candidate`: at 0% first, where only the smoke test's
+ * version override reaches it, then through `steps`. A failed smoke test gives all
+ * traffic back to `stable` and throws.
+ */
+export const rollOut = async ({ stable, candidate, steps, soakMs }: Rollout, actions: RolloutActions) => {
+  const checked = async (share: number) => {
+    if (await actions.smokeTest(candidate)) return;
+    actions.deploy([`${stable}@100%`], `rollback: the smoke test failed against ${candidate} at ${share}%`);
+    throw new Error(`The smoke test failed against ${candidate} at ${share}%: ${stable} serves all traffic again.`);
+  };
+  actions.deploy([`${stable}@100%`, `${candidate}@0%`], `${candidate} at 0%, for its smoke test`);
+  await checked(0);
+  for (const share of steps) {
+    if (share === 100) {
+      actions.deploy([`${candidate}@100%`], `${candidate} at 100%`);
+      return;
+    }
+    actions.deploy([`${candidate}@${share}%`, `${stable}@${100 - share}%`], `${candidate} at ${share}%`);
+    await actions.wait(soakMs);
+    await checked(share);
+  }
+};
+
+/** The version serving most of an environment's traffic now; throws if it has no deployment. */
+const servingVersion = (env: string): string => {
+  let deployment: { versions: { version_id: string; percentage: number }[] };
+  try {
+    deployment = JSON.parse(wrangler(["deployments", "status", "--env", env, "--json"]));
+  } catch (error) {
+    throw new Error(
+      `${(error as Error).message}\nWithout a deployed version to keep serving, deploy ${env} all at once: npm run deploy:${env} -- --all-at-once`,
+    );
+  }
+  const [serving] = deployment.versions.toSorted((a, b) => b.percentage - a.percentage);
+  if (!serving) throw new Error(`${env} has no deployed version.`);
+  return serving.version_id;
+};
+
+/** Runs `upload` with a file for CURSOR_SECRET, when one is given, that is gone afterwards. */
+const withSecretsFile = <T>(secret: string | undefined, upload: (secretsArgs: string[]) => T): T => {
+  if (secret === undefined) return upload([]);
+  // JSON, not dotenv: wrangler expands $VAR in dotenv values, and a secret may hold a $.
+  const directory = mkdtempSync(path.join(tmpdir(), "petstore-deploy-"));
+  const secretsFile = path.join(directory, "secrets.json");
+  try {
+    writeFileSync(secretsFile, JSON.stringify({ [REQUIRED_SECRET]: secret }), { mode: 0o600 });
+    return upload(["--secrets-file", secretsFile]);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+};
+
+/** `wrangler versions upload`, tagged with the commit; returns the new version's id (from wrangler's output file). */
+const uploadVersion = (env: string, secretsArgs: string[]): string => {
+  const directory = mkdtempSync(path.join(tmpdir(), "petstore-upload-"));
+  const outputFile = path.join(directory, "output.jsonl");
+  try {
+    const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).stdout.trim();
+    const tag = commit ? ["--tag", commit, "--message", `commit ${commit}`] : [];
+    runWrangler(["versions", "upload", "--env", env, ...tag, ...secretsArgs], {
+      WRANGLER_OUTPUT_FILE_PATH: outputFile,
+    });
+    const entries = readFileSync(outputFile, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    const versionId = entries.find(({ type }) => type === "version-upload")?.version_id;
+    if (typeof versionId !== "string") throw new Error("wrangler versions upload reported no version id.");
+    return versionId;
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+};
+
+/** The size in KiB of a built Worker, gzipped; throws if it is over BUNDLE_BUDGET_KIB. */
+export const checkBundleBudget = (bundle: string): number => {
+  const gzipKiB = gzipSync(readFileSync(bundle)).length / 1024;
+  if (gzipKiB > BUNDLE_BUDGET_KIB) {
+    throw new Error(`The Worker is ${gzipKiB.toFixed(2)} KiB gzip, over its budget of ${BUNDLE_BUDGET_KIB} KiB.`);
+  }
+  return gzipKiB;
+};
+
+/** Builds the Worker as it would be uploaded, checks its size, and prints what a deploy would do. */
+const dryRun = (env: string, allAtOnce: boolean, { steps, soakMs }: { steps: number[]; soakMs: number }) => {
+  const outdir = path.join(".wrangler", "dry-run", env);
+  const command = env === "production" && !allAtOnce ? ["versions", "upload"] : ["deploy"];
+  wrangler([...command, "--dry-run", "--env", env, "--outdir", outdir]);
+  const gzipKiB = checkBundleBudget(path.join(outdir, "index.js"));
+  console.log(
+    `[deploy --dry-run] ${env}: wrangler ${command.join(" ")} --dry-run built the Worker, ${gzipKiB.toFixed(2)} KiB gzip (budget ${BUNDLE_BUDGET_KIB} KiB)`,
+  );
+  const shares = steps.slice(0, -1).map((share) => `${share}% for ${soakMs / 60_000} min, smoke test`);
+  const plan =
+    command[0] === "deploy"
+      ? "migrations, deploy to all traffic, smoke test"
+      : `migrations, versions upload, 0% and smoke test, ${[...shares, "100%"].join(", ")}, triggers deploy`;
+  console.log(`[deploy --dry-run] ${env} would run: ${plan}`);
+};
+
+const main = async () => {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { "all-at-once": { type: "boolean", default: false }, "dry-run": { type: "boolean", default: false } },
+  });
+  const [env, ...extra] = positionals;
+  if (!env || !DEPLOYED_ENVIRONMENTS.includes(env) || extra.length > 0) {
+    throw new Error(`Usage: tsx scripts/deploy.ts <${DEPLOYED_ENVIRONMENTS.join("|")}> [--all-at-once] [--dry-run]`);
+  }
+  const gradual = env === "production" && !values["all-at-once"];
+  const rollout = {
+    steps: parseRolloutSteps(process.env.ROLLOUT_STEPS || DEFAULT_ROLLOUT.steps),
+    soakMs: parseDuration(process.env.ROLLOUT_SOAK || DEFAULT_ROLLOUT.soak, "ROLLOUT_SOAK"),
+  };
+  if (values["dry-run"]) return dryRun(env, values["all-at-once"], rollout);
+
   const { SMOKE_BASE_URL: smokeBaseUrl, SMOKE_KEY: smokeKey } = process.env;
   if (!smokeBaseUrl !== !smokeKey) {
     throw new Error("Set both SMOKE_BASE_URL and SMOKE_KEY for the smoke test, or neither.");
   }
   const smoke = smokeBaseUrl && smokeKey ? smokeTarget(smokeBaseUrl, smokeKey) : undefined;
+  if (gradual && !smoke) {
+    throw new Error(
+      "A production deploy smoke-tests the new version before it takes traffic: set SMOKE_BASE_URL and SMOKE_KEY.",
+    );
+  }
   const givenSecret = process.env[REQUIRED_SECRET];
   if (givenSecret !== undefined && Buffer.byteLength(givenSecret) < MIN_SECRET_BYTES) {
     throw new Error(`${REQUIRED_SECRET} in the environment is shorter than ${MIN_SECRET_BYTES} bytes.`);
@@ -55,38 +211,54 @@ const main = async () => {
       throw new Error(`The ${env} Worker has no ${REQUIRED_SECRET}. ${setItFirst}`);
     }
   }
+  const stable = gradual ? servingVersion(env) : undefined;
 
   step(`D1 migrations (${env}, remote)`);
   runWrangler(["d1", "migrations", "apply", "DB", "--remote", "--env", env]);
-  step(`wrangler deploy --env ${env}${givenSecret === undefined ? "" : `, with ${REQUIRED_SECRET}`}`);
-  if (givenSecret === undefined) {
-    runWrangler(["deploy", "--env", env]);
-  } else {
-    // JSON, not dotenv: wrangler expands $VAR in dotenv values, and a secret may hold a $.
-    const directory = mkdtempSync(path.join(tmpdir(), "petstore-deploy-"));
-    const secretsFile = path.join(directory, "secrets.json");
-    try {
-      writeFileSync(secretsFile, JSON.stringify({ [REQUIRED_SECRET]: givenSecret }), { mode: 0o600 });
-      runWrangler(["deploy", "--env", env, "--secrets-file", secretsFile]);
-    } finally {
-      rmSync(directory, { recursive: true, force: true });
-    }
-  }
 
-  if (!smoke) {
-    console.log(
-      "[deploy] Smoke test skipped: set SMOKE_BASE_URL and SMOKE_KEY, or run SMOKE_KEY=<key> npm run smoke -- --base-url <url>/v1",
-    );
+  if (!gradual || !stable || !smoke) {
+    step(`wrangler deploy --env ${env}${givenSecret === undefined ? "" : `, with ${REQUIRED_SECRET}`}`);
+    withSecretsFile(givenSecret, (secretsArgs) => runWrangler(["deploy", "--env", env, ...secretsArgs]));
+    if (!smoke) {
+      console.log(
+        "[deploy] Smoke test skipped: set SMOKE_BASE_URL and SMOKE_KEY, or run SMOKE_KEY=<key> npm run smoke -- --base-url <url>/v1",
+      );
+      return;
+    }
+    step(`smoke test against ${smoke.baseUrl}`);
+    if (!(await runSmokeTest(smoke))) throw new Error(`The smoke test failed against ${smoke.baseUrl}.`);
     return;
   }
-  step(`smoke test against ${smoke.baseUrl}`);
-  await runSmokeTest(smoke);
-  if (process.exitCode) throw new Error(`The smoke test failed against ${smoke.baseUrl}.`);
+
+  step(`wrangler versions upload --env ${env}${givenSecret === undefined ? "" : `, with ${REQUIRED_SECRET}`}`);
+  const candidate = withSecretsFile(givenSecret, (secretsArgs) => uploadVersion(env, secretsArgs));
+  await rollOut(
+    { stable, candidate, ...rollout },
+    {
+      deploy: (versionSpecs, message) => {
+        step(`${message}: wrangler versions deploy ${versionSpecs.join(" ")}`);
+        runWrangler(["versions", "deploy", ...versionSpecs, "--env", env, "--message", message, "--yes"]);
+      },
+      smokeTest: (versionId) => {
+        step(`smoke test of ${versionId} against ${smoke.baseUrl}`);
+        return runSmokeTest({ ...smoke, versionOverride: versionOverride(env, versionId) });
+      },
+      wait: (ms) => {
+        step(`serving for ${ms / 60_000} min before the smoke test and the next step`);
+        return new Promise((resolve) => setTimeout(resolve, ms));
+      },
+    },
+  );
+  // A version upload leaves the cron triggers as they were; the rollout's end applies wrangler.toml's.
+  step("wrangler triggers deploy");
+  runWrangler(["triggers", "deploy", "--env", env]);
 };
 
-try {
-  await main();
-} catch (error) {
-  console.error(`[deploy] ${(error as Error).message}`);
-  process.exitCode = 1;
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  try {
+    await main();
+  } catch (error) {
+    console.error(`[deploy] ${(error as Error).message}`);
+    process.exitCode = 1;
+  }
 }

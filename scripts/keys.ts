@@ -14,6 +14,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { API_KEY_PATTERN, type ApiKeyRecord, generateApiKey, hashApiKey, SCOPES, type Scope } from "../src/api-keys";
 import { parseInstant } from "../src/deprecation";
+import { DURATION, parseDuration } from "./duration";
 import { describeTarget, TARGET_OPTIONS, type Target, targetArgs, targetFrom } from "./target";
 import { wrangler } from "./wrangler";
 
@@ -29,17 +30,6 @@ const USAGE = `Usage:
 each with [--env staging|production --remote | --persist-to DIR].
 An instant is ISO 8601 with a zone (2027-01-31T00:00:00Z); a duration is a whole number of
 s, m, h or d (90s, 15m, 12h, 30d).`;
-
-const DURATION = /^(\d{1,9})(s|m|h|d)$/;
-const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-
-/** Milliseconds of a duration such as 90s, 15m, 12h or 30d; throws for anything else or zero. */
-const parseDuration = (text: string, option: string): number => {
-  const [, amount, unit] = DURATION.exec(text) ?? [];
-  const ms = Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS];
-  if (!(ms > 0)) throw new Error(`${option} must be a duration such as 90s, 15m, 12h or 30d, not '${text}'.`);
-  return ms;
-};
 
 /** The instant that --expires names, as ISO: a future instant, or a duration from `now`. */
 const parseExpiry = (text: string, now: number): string => {

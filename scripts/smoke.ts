@@ -1,8 +1,11 @@
-// `npm run smoke -- --base-url https://petstore-production.<account>.workers.dev/v1 [--key ps_live_...]`
+// `npm run smoke -- --base-url https://petstore-production.<account>.workers.dev/v1 [--key ps_live_...]
+//    [--env production --version <version id>]`
 //
 // The base URL is what the OpenAPI document's `servers` give (the API's base address,
 // ending in /v1), or the bare origin. The key comes from --key or, so that it stays out
-// of command lines and CI logs, from SMOKE_KEY.
+// of command lines and CI logs, from SMOKE_KEY. With --version, every request carries
+// Cloudflare-Workers-Version-Overrides for that version of the environment's Worker, so
+// that a version deployed at 0% answers them (scripts/deploy.ts tests a new one so).
 //
 // The e2e tests that are safe against a live deployment (test/e2e/live: no floods, a
 // few pets created, each named "smoke-test ..."), run against the given server instead
@@ -11,8 +14,19 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { startVitest } from "vitest/node";
 import { API_KEY_PATTERN } from "../src/api-keys";
+import { DEPLOYED_ENVIRONMENTS } from "./target";
+import { workerConfig } from "./wrangler";
 
-type SmokeTarget = { baseUrl: string; key: string };
+type SmokeTarget = { baseUrl: string; key: string; versionOverride?: string };
+
+const VERSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The Cloudflare-Workers-Version-Overrides value (an RFC 8941 dictionary) that routes to `versionId`. */
+export const versionOverride = (env: string, versionId: string) => {
+  if (!DEPLOYED_ENVIRONMENTS.includes(env)) throw new Error(`--env must be ${DEPLOYED_ENVIRONMENTS.join(" or ")}.`);
+  if (!VERSION_ID.test(versionId)) throw new Error(`Not a Worker version id: ${versionId}`);
+  return `${workerConfig(env).name}="${versionId}"`;
+};
 
 /** The API's base path: the routes live under it, at the root of the Worker's origin. */
 const BASE_PATH = "/v1";
@@ -41,18 +55,35 @@ export const smokeTarget = (baseUrl: string, key: string | undefined): SmokeTarg
 };
 
 /** Runs test/e2e/live against the target; vitest prints the results and sets process.exitCode if they fail. */
-export const runSmokeTest = async ({ baseUrl, key }: SmokeTarget) => {
+export const runSmokeTest = async ({ baseUrl, key, versionOverride }: SmokeTarget) => {
   // In this process rather than a child's, so that the key is in no command line or environment.
-  await startVitest(["test/e2e/live/"], { run: true, project: "e2e", provide: { baseUrl, apiKey: key } });
+  const vitest = await startVitest(["test/e2e/live/"], {
+    run: true,
+    project: "e2e",
+    provide: { baseUrl, apiKey: key, versionOverride },
+  });
+  await vitest.close();
+  return !process.exitCode;
 };
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   try {
-    const { values } = parseArgs({ options: { "base-url": { type: "string" }, key: { type: "string" } } });
-    if (!values["base-url"]) {
-      throw new Error("Usage: SMOKE_KEY=<API key> npm run smoke -- --base-url <https://.../v1>   (or --key <API key>)");
+    const { values } = parseArgs({
+      options: {
+        "base-url": { type: "string" },
+        key: { type: "string" },
+        env: { type: "string" },
+        version: { type: "string" },
+      },
+    });
+    if (!values["base-url"] || !values.env !== !values.version) {
+      throw new Error(
+        "Usage: SMOKE_KEY=<API key> npm run smoke -- --base-url <https://.../v1> [--env <staging|production> --version <version id>]   (or --key <API key>)",
+      );
     }
-    await runSmokeTest(smokeTarget(values["base-url"], values.key ?? process.env.SMOKE_KEY));
+    const target = smokeTarget(values["base-url"], values.key ?? process.env.SMOKE_KEY);
+    if (values.env && values.version) target.versionOverride = versionOverride(values.env, values.version);
+    await runSmokeTest(target);
   } catch (error) {
     console.error((error as Error).message);
     process.exitCode = 1;

@@ -5,6 +5,9 @@
 
 export type Target = { env?: string; remote: boolean; persistTo?: string };
 
+/** The environments of wrangler.toml that are deployed ([env.*]). */
+export const DEPLOYED_ENVIRONMENTS = ["staging", "production"];
+
 /** The options of node:util's parseArgs that name a target. */
 export const TARGET_OPTIONS = {
   env: { type: "string" },
@@ -14,7 +17,7 @@ export const TARGET_OPTIONS = {
 
 export const targetFrom = (values: { env?: string; remote?: boolean; "persist-to"?: string }): Target => {
   const target: Target = { env: values.env, remote: values.remote ?? false, persistTo: values["persist-to"] };
-  if (target.env && !["staging", "production"].includes(target.env)) {
+  if (target.env && !DEPLOYED_ENVIRONMENTS.includes(target.env)) {
     throw new Error("--env must be staging or production (omit it for local development).");
   }
   if (target.remote && target.persistTo) throw new Error("--persist-to names local state; it cannot go with --remote.");

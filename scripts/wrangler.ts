@@ -1,6 +1,7 @@
 import { type SpawnOptions, spawn, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { unstable_readConfig } from "wrangler";
 
 // Offline-friendly defaults: no Request.cf download, no metrics.
 export const wranglerEnv = {
@@ -24,11 +25,17 @@ export const wrangler = (args: string[]): string => {
 };
 
 /** Runs a wrangler command in this terminal (its progress and prompts shown); throws if it fails. */
-export const runWrangler = (args: string[]) => {
-  const result = spawnSync(process.execPath, [wranglerBin, ...args], { env: wranglerEnv, stdio: "inherit" });
+export const runWrangler = (args: string[], env: Record<string, string> = {}) => {
+  const result = spawnSync(process.execPath, [wranglerBin, ...args], {
+    env: { ...wranglerEnv, ...env },
+    stdio: "inherit",
+  });
   if (result.status !== 0) throw new Error(`wrangler ${args.join(" ")} failed.`);
 };
 
 /** Starts a long-running wrangler command (wrangler dev) attached to this terminal. */
 export const spawnWrangler = (args: string[], options: SpawnOptions = { stdio: "inherit" }) =>
   spawn(process.execPath, [wranglerBin, ...args], { env: wranglerEnv, ...options });
+
+/** wrangler.toml as wrangler resolves it for an environment (its Worker's name, its bindings' ids). */
+export const workerConfig = (env: string) => unstable_readConfig({ env });

@@ -1,5 +1,6 @@
 import type { ApiKeyRecord } from "./api-keys";
 import type { RequestDatabase } from "./db/session";
+import type { ErrorCode } from "./errors";
 
 export type AppEnv = {
   Bindings: CloudflareBindings;
@@ -9,5 +10,9 @@ export type AppEnv = {
     /** The request's D1 session, opened on first query (cache hits never open one). */
     db: RequestDatabase;
     requestId: string;
+    /** The code of an error answer, for the log line (src/errors.ts writes every error body). */
+    errorCode: ErrorCode;
+    /** Whether a read of pets was answered from this isolate's memory (src/pet-cache.ts). */
+    isolateCache: "hit" | "miss";
   };
 };

@@ -60,7 +60,8 @@ export const excerpt = (text: string, maxCharacters = 40): string => {
   return characters.length <= maxCharacters ? text : `${characters.slice(0, maxCharacters).join("")}…`;
 };
 
-export const errorResponse = (c: Context, error: ApiError) => {
+export const errorResponse = (c: Context<AppEnv>, error: ApiError) => {
+  c.set("errorCode", error.code);
   const body: ErrorBody = { code: error.code, message: error.message, status: error.status };
   return c.json(body, error.status as ContentfulStatusCode, error.headers);
 };
@@ -120,10 +121,10 @@ const toApiError = (error: Error, c: Context<AppEnv>): ApiError => {
 
 export const handleError: ErrorHandler<AppEnv> = (error, c) => errorResponse(c, toApiError(error, c));
 
-export const handleNotFound: NotFoundHandler = (c) =>
+export const handleNotFound: NotFoundHandler<AppEnv> = (c) =>
   errorResponse(c, new ApiError("not_found", `No route matches ${c.req.method} ${excerpt(c.req.path, 64)}.`));
 
-export const handleMethodNotAllowed = (c: Context, methods: string[]) =>
+export const handleMethodNotAllowed = (c: Context<AppEnv>, methods: string[]) =>
   errorResponse(
     c,
     new ApiError("method_not_allowed", `${c.req.method} is not allowed on ${excerpt(c.req.path, 64)}.`, {

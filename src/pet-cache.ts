@@ -27,13 +27,16 @@ export const cachePet = (pet: Pet) => {
   if (IMMUTABLE_PETS_CACHE) pets.set(pet.id, pet);
 };
 
+/** Whether an answer came from this isolate's memory, for the request's log line. */
+type Cached<T> = T & { fromCache: boolean };
+
 /** The pet with this id, from this isolate or else from D1 (a missing id is not cached: it may be created later). */
-export const readPet = async (db: RequestDatabase, id: number): Promise<Pet | undefined> => {
+export const readPet = async (db: RequestDatabase, id: number): Promise<Cached<{ pet: Pet | undefined }>> => {
   const cached = pets.get(id);
-  if (cached) return cached;
+  if (cached) return { pet: cached, fromCache: true };
   const pet = await db.idempotent((session) => findPet(session, id));
   if (pet) cachePet(pet);
-  return pet;
+  return { pet, fromCache: false };
 };
 
 /** A full page read before, if all its pets are still in this isolate. */
@@ -50,20 +53,24 @@ const cachedPage = (key: string): Page | undefined => {
 };
 
 /** A page from this isolate when it is a full page read before, else from D1. */
-export const readPage = async (db: RequestDatabase, secrets: CursorSecrets, position: PagePosition): Promise<Page> => {
+export const readPage = async (
+  db: RequestDatabase,
+  secrets: CursorSecrets,
+  position: PagePosition,
+): Promise<Cached<Page>> => {
   const { afterId, limit, status } = position;
   const key = `${status ?? ""}:${afterId}:${limit}`;
   const cached = cachedPage(key);
-  if (cached) return cached;
+  if (cached) return { ...cached, fromCache: true };
   // One row more than the page tells whether a next page exists, in the same query.
   const rows = await db.idempotent((session) => listPets(session, { afterId, limit: limit + 1, status }));
   const page: Page = { pets: rows.slice(0, limit) };
   const last = page.pets.at(-1);
-  if (rows.length <= limit || !last) return page;
+  if (rows.length <= limit || !last) return { ...page, fromCache: false };
   const nextCursor = await writeCursor(secrets, { afterId: last.id, status });
   if (IMMUTABLE_PETS_CACHE) {
     for (const pet of page.pets) pets.set(pet.id, pet);
     fullPages.set(key, { ids: page.pets.map((pet) => pet.id), nextCursor });
   }
-  return { ...page, nextCursor };
+  return { ...page, nextCursor, fromCache: false };
 };

@@ -9,7 +9,9 @@ export const SANE_REQUEST_ID = /^[\w.:=+-]{1,128}$/;
 /**
  * Outermost middleware: gives every request an id, returns it in X-Request-Id and,
  * where ACCESS_LOG is "json" (staging, production), writes one JSON log line per
- * request (never the key, only its label).
+ * request (never the key, only its label; never the query string). Its fields are
+ * flat, so that Workers Logs can filter and group by each; the README's "Reading the
+ * logs" queries them.
  */
 export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   const incoming = c.req.header("X-Request-Id");
@@ -20,6 +22,8 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   c.res.headers.set("X-Request-Id", requestId);
   c.res.headers.set("X-Content-Type-Options", "nosniff");
   if (c.env.ACCESS_LOG !== "json") return;
+  // Absent when the request never opened a D1 session (a cache hit, or refused before).
+  const d1 = c.var.db?.usage.roundTrips ? c.var.db.usage : undefined;
   console.log(
     JSON.stringify({
       level: "info",
@@ -30,7 +34,14 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
       status: c.res.status,
       durationMs: Date.now() - started,
       key: c.var.apiKey?.label,
-      // D1 queries repeated after a transient fault (src/faults.ts); absent when D1 was not read.
+      errorCode: c.var.errorCode,
+      isolateCache: c.var.isolateCache,
+      d1RoundTrips: d1?.roundTrips,
+      d1RowsRead: d1?.rowsRead,
+      d1RowsWritten: d1?.rowsWritten,
+      d1DurationMs: d1?.durationMs,
+      d1ServedByPrimary: d1?.servedByPrimary,
+      // D1 queries repeated after a transient fault (src/faults.ts); absent before authentication.
       d1Retries: c.var.db?.retries,
     }),
   );

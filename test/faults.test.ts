@@ -135,7 +135,7 @@ describe("a D1 fault on POST /v1/pets", () => {
     expect(lost.calls.map(({ method, session }) => [method, session])).toEqual([
       ["batch", "first-unconstrained"],
       ["batch", "first-unconstrained"],
-      ["raw", "first-primary"],
+      ["all", "first-primary"],
     ]);
   });
 

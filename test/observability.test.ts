@@ -46,23 +46,74 @@ describe("authenticated routes", () => {
 });
 
 describe("the access log", () => {
-  it("writes one JSON line per request with its id, route, status and key label, never the key", async () => {
+  const accessLines = async (request: () => Promise<Response>) => {
     const log = vi.spyOn(console, "log");
-    const response = await call("/v1/pets/999999", { key, headers: { "X-Request-Id": "trace-me" } });
+    const response = await request();
     const lines = log.mock.calls.map(([line]) => String(line));
+    log.mockRestore();
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0] ?? "")).toEqual({
+    expect(lines[0]).not.toContain(key);
+    return { response, line: JSON.parse(lines[0] ?? "") };
+  };
+
+  it("writes one JSON line per request with its id, route, status, key label and error code, never the key", async () => {
+    const { response, line } = await accessLines(() =>
+      call("/v1/pets/999999", { key, headers: { "X-Request-Id": "trace-me" } }),
+    );
+    expect(line).toEqual({
       level: "info",
       requestId: "trace-me",
       method: "GET",
       route: "/v1/pets/:petId",
       path: "/v1/pets/999999",
-      status: response.status,
+      status: 404,
       durationMs: expect.any(Number),
       key: "observed team",
+      errorCode: "not_found",
+      isolateCache: "miss",
+      d1RoundTrips: 1,
+      d1RowsRead: expect.any(Number),
+      d1RowsWritten: 0,
+      d1DurationMs: expect.any(Number),
+      // Locally the only copy of the database is its primary.
+      d1ServedByPrimary: true,
       d1Retries: 0,
     });
-    expect(lines[0]).not.toContain(key);
+    expect(response.status).toBe(404);
+  });
+
+  it("says whether a read came from the isolate's cache, and what D1 reported when it did not", async () => {
+    const pet = (await (
+      await call("/v1/pets", { key, method: "POST", json: { name: "Logged", categoryId: 1 } })
+    ).json()) as {
+      id: number;
+    };
+    // Created pets are cached: a new isolate's first read is what a miss looks like.
+    const { line: miss } = await accessLines(() => call("/v1/pets?limit=100", { key }));
+    expect(miss).toMatchObject({ status: 200, isolateCache: "miss", d1RoundTrips: 1, d1Retries: 0 });
+    expect(miss.d1RowsRead).toBeGreaterThan(0);
+    expect(miss.d1DurationMs).toBeGreaterThanOrEqual(0);
+    expect(miss).not.toHaveProperty("errorCode");
+    const { line: hit } = await accessLines(() => call(`/v1/pets/${pet.id}`, { key }));
+    expect(hit).toMatchObject({ status: 200, isolateCache: "hit", d1Retries: 0 });
+    expect(Object.keys(hit).filter((field) => field.startsWith("d1") && field !== "d1Retries")).toEqual([]);
+  });
+
+  it("counts the rows a create wrote, and names the code of a refused request", async () => {
+    const { line: created } = await accessLines(() =>
+      call("/v1/pets", {
+        key,
+        method: "POST",
+        json: { name: "Counted", categoryId: 1 },
+        headers: { "Idempotency-Key": "log-1" },
+      }),
+    );
+    expect(created).toMatchObject({ status: 201, d1RoundTrips: 1 });
+    expect(created.d1RowsWritten).toBeGreaterThanOrEqual(2);
+    expect(created).not.toHaveProperty("isolateCache");
+    const { line: refused } = await accessLines(() => call("/v1/pets", { key: null }));
+    expect(refused).toMatchObject({ status: 401, errorCode: "unauthorized" });
+    expect(refused).not.toHaveProperty("d1RoundTrips");
   });
 
   it("puts the request id on the error line of a 500", async () => {

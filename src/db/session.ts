@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { retryTransient } from "../faults";
-import { createSessionDatabase, type Database } from "./client";
+import { createSessionDatabase, type D1Usage, type Database, emptyD1Usage } from "./client";
 
 export const BOOKMARK_HEADER = "x-d1-bookmark";
 
@@ -17,6 +17,8 @@ export type RequestDatabase = {
   primary<T>(query: Query<T>): Promise<T>;
   /** The retries so far, for the request's log line. */
   readonly retries: number;
+  /** What D1 reported of the queries so far, for the request's log line. */
+  readonly usage: D1Usage;
 };
 
 /**
@@ -26,9 +28,10 @@ export type RequestDatabase = {
  */
 export const withSession = createMiddleware<AppEnv>(async (c, next) => {
   const bookmark = c.req.header(BOOKMARK_HEADER);
+  const usage = emptyD1Usage();
   let opened: ReturnType<typeof createSessionDatabase> | undefined;
   const session = () => {
-    opened ??= createSessionDatabase(c.env.DB, bookmark);
+    opened ??= createSessionDatabase(c.env.DB, bookmark, usage);
     return opened.db;
   };
   let retries = 0;
@@ -36,10 +39,12 @@ export const withSession = createMiddleware<AppEnv>(async (c, next) => {
   c.set("db", {
     idempotent: (query) => retryTransient(() => query(session()), counted),
     once: (query) => query(session()),
-    primary: (query) => retryTransient(() => query(createSessionDatabase(c.env.DB, "first-primary").db), counted),
+    primary: (query) =>
+      retryTransient(() => query(createSessionDatabase(c.env.DB, "first-primary", usage).db), counted),
     get retries() {
       return retries;
     },
+    usage,
   });
   await next();
   const latest = opened ? opened.session.getBookmark() : bookmark;

@@ -26,6 +26,7 @@ export const petRoutes = new Hono<AppEnv>()
     const { limit, status, cursor } = c.req.valid("query");
     const afterId = cursor === undefined ? 0 : await readCursor(c.env, cursor, status);
     const page = await readPage(c.var.db, c.env, { afterId, limit, status });
+    c.set("isolateCache", page.fromCache ? "hit" : "miss");
     if (page.nextCursor)
       c.header("Link", nextLink(c.req.url, { limit: String(limit), status, cursor: page.nextCursor }));
     return c.json(page.pets, 200);
@@ -69,7 +70,8 @@ export const petRoutes = new Hono<AppEnv>()
     validate("param", petParamsSchema),
     async (c) => {
       const { petId } = c.req.valid("param");
-      const pet = await readPet(c.var.db, petId);
+      const { pet, fromCache } = await readPet(c.var.db, petId);
+      c.set("isolateCache", fromCache ? "hit" : "miss");
       if (!pet) throw new ApiError("not_found", `No pet has the id ${petId}.`);
       return c.json(pet, 200);
     },

@@ -1,4 +1,5 @@
 import { connect, type Socket } from "node:net";
+import { connect as connectTls } from "node:tls";
 import { expect, inject } from "vitest";
 
 export { expectError } from "../error-body";
@@ -9,6 +10,9 @@ export { expectError } from "../error-body";
 export const baseUrl = inject("baseUrl");
 export const apiKey = inject("apiKey");
 export const throughPrism = inject("throughPrism") ?? false;
+const versionOverride = inject("versionOverride");
+/** Routes a request to a Worker version that takes no traffic yet (scripts/deploy.ts smoke-tests it so). */
+const VERSION_OVERRIDE_HEADER = "Cloudflare-Workers-Version-Overrides";
 
 export type Pet = { id: number; name: string; categoryId: number; status: "available" | "pending" | "sold" };
 
@@ -29,6 +33,7 @@ const expectNoResponseViolations = (method: string, url: URL, response: Response
 export const api = async (path: string, { key = apiKey, json, headers, origin = baseUrl, ...init }: ApiInit = {}) => {
   const allHeaders = new Headers(headers);
   if (key !== null) allHeaders.set("Authorization", `Bearer ${key}`);
+  if (versionOverride) allHeaders.set(VERSION_OVERRIDE_HEADER, versionOverride);
   if (json !== undefined) {
     allHeaders.set("Content-Type", "application/json");
     init.body = JSON.stringify(json);
@@ -62,6 +67,7 @@ export const nextLink = (response: Response): string | undefined =>
 export const httpRequest = (method: string, path: string, headers: Record<string, string> = {}, body = "") => {
   const { host } = new URL(baseUrl);
   const lines = [`${method} ${path} HTTP/1.1`, `Host: ${host}`, `Authorization: Bearer ${apiKey}`];
+  if (versionOverride) lines.push(`${VERSION_OVERRIDE_HEADER}: ${versionOverride}`);
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   if (body) lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
   return Buffer.from(`${lines.join("\r\n")}\r\n\r\n${body}`);
@@ -74,8 +80,12 @@ export const httpRequest = (method: string, path: string, headers: Record<string
  */
 const rawExchange = (send: (socket: Socket) => Promise<void> | void): Promise<Response[]> =>
   new Promise((resolve, reject) => {
-    const { hostname, port } = new URL(baseUrl);
-    const socket = connect(Number(port), hostname);
+    const { hostname, port, protocol } = new URL(baseUrl);
+    // A deployment is served over TLS (npm run smoke), wrangler dev over plain HTTP.
+    const socket =
+      protocol === "https:"
+        ? connectTls({ host: hostname, port: Number(port || 443), servername: hostname, ALPNProtocols: ["http/1.1"] })
+        : connect(Number(port), hostname);
     const received: Buffer[] = [];
     socket.on("data", (chunk) => received.push(chunk));
     socket.on("error", reject);
@@ -87,7 +97,7 @@ const rawExchange = (send: (socket: Socket) => Promise<void> | void): Promise<Re
       }
     });
     socket.setTimeout(30_000, () => socket.destroy(new Error("the server neither answered nor closed")));
-    socket.once("connect", async () => {
+    socket.once(protocol === "https:" ? "secureConnect" : "connect", async () => {
       try {
         await send(socket);
       } catch (error) {

@@ -9,6 +9,11 @@ declare module "vitest" {
     apiKey: string;
     /** Set by test/e2e/prism-setup.ts: the requests go through Prism's validating proxy. */
     throughPrism?: boolean;
+    /**
+     * Set by `npm run smoke -- --version <id>`: the value of Cloudflare-Workers-Version-Overrides
+     * on every request, so that a version that takes no traffic yet answers them.
+     */
+    versionOverride?: string;
   }
 }
 

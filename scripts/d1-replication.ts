@@ -1,0 +1,54 @@
+// `npm run d1:replication -- --env staging|production [--off]`
+//
+// Turns D1 read replication on (or off) for an environment's database, so that reads in
+// a D1 session (src/db/client.ts) may go to the replica nearest the request. wrangler has
+// no command for it: this is the REST API's database update, with the deploy token.
+// Takes CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID from the environment, as wrangler
+// does, and CLOUDFLARE_API_BASE_URL if set (wrangler's name for another API address).
+// Verify with `npx wrangler d1 info <database> --env <env>`: read_replication.mode.
+import { parseArgs } from "node:util";
+import { DEPLOYED_ENVIRONMENTS } from "./target";
+import { workerConfig } from "./wrangler";
+
+const DEFAULT_API = "https://api.cloudflare.com/client/v4";
+
+const main = async () => {
+  const { values } = parseArgs({ options: { env: { type: "string" }, off: { type: "boolean", default: false } } });
+  const { env, off } = values;
+  if (!env || !DEPLOYED_ENVIRONMENTS.includes(env)) {
+    throw new Error(`Usage: npm run d1:replication -- --env <${DEPLOYED_ENVIRONMENTS.join("|")}> [--off]`);
+  }
+  const { CLOUDFLARE_API_TOKEN: token, CLOUDFLARE_ACCOUNT_ID: account } = process.env;
+  if (!token || !account) {
+    throw new Error("Set CLOUDFLARE_API_TOKEN (with D1 edit permission) and CLOUDFLARE_ACCOUNT_ID.");
+  }
+  const database = workerConfig(env).d1_databases.find(({ binding }: { binding: string }) => binding === "DB");
+  if (!database?.database_id) throw new Error(`wrangler.toml gives ${env} no D1 database bound to DB.`);
+
+  const mode = off ? "disabled" : "auto";
+  const api = (process.env.CLOUDFLARE_API_BASE_URL || DEFAULT_API).replace(/\/$/, "");
+  const response = await fetch(`${api}/accounts/${account}/d1/database/${database.database_id}`, {
+    method: "PUT",
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ read_replication: { mode } }),
+  });
+  const answer = (await response.json().catch(() => ({}))) as {
+    success?: boolean;
+    errors?: { message: string }[];
+    result?: { read_replication?: { mode?: string } };
+  };
+  if (!response.ok || !answer.success) {
+    const reasons = answer.errors?.map(({ message }) => message).join("; ") || `HTTP ${response.status}`;
+    throw new Error(`Cloudflare refused to set read replication of ${database.database_name} to ${mode}: ${reasons}`);
+  }
+  console.log(
+    `Read replication of ${database.database_name} (${env}): ${answer.result?.read_replication?.mode ?? mode}`,
+  );
+};
+
+try {
+  await main();
+} catch (error) {
+  console.error((error as Error).message);
+  process.exitCode = 1;
+}

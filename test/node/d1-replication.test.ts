@@ -1,0 +1,84 @@
+import { createServer, type IncomingMessage } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { npmScript } from "../e2e/global-setup";
+
+// `npm run d1:replication` against a stand-in for Cloudflare's API that records what it
+// was asked and answers as the API does.
+
+type Recorded = { method?: string; url?: string; authorization?: string; body: unknown };
+const recorded: Recorded[] = [];
+let answer: { status: number; body: unknown } = { status: 200, body: {} };
+const standIn = createServer(async (request: IncomingMessage, response) => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk);
+  recorded.push({
+    method: request.method,
+    url: request.url,
+    authorization: request.headers.authorization,
+    body: JSON.parse(Buffer.concat(chunks).toString() || "null"),
+  });
+  response.writeHead(answer.status, { "Content-Type": "application/json" }).end(JSON.stringify(answer.body));
+});
+let api = "";
+beforeAll(async () => {
+  await new Promise<void>((resolve) => standIn.listen(0, "127.0.0.1", resolve));
+  const address = standIn.address();
+  if (!address || typeof address === "string") throw new Error("the stand-in has no port");
+  api = `http://127.0.0.1:${address.port}/client/v4`;
+});
+afterAll(() => new Promise((resolve) => standIn.close(resolve)));
+
+const credentials = { CLOUDFLARE_API_TOKEN: "test-token", CLOUDFLARE_ACCOUNT_ID: "0123456789abcdef" };
+const replication = (args: string[], env: Record<string, string> = credentials) =>
+  npmScript("d1:replication", args, { CLOUDFLARE_API_BASE_URL: api, ...env });
+
+describe("npm run d1:replication", () => {
+  it("asks the API to turn read replication on for the environment's database, with the token", async () => {
+    recorded.length = 0;
+    answer = { status: 200, body: { success: true, errors: [], result: { read_replication: { mode: "auto" } } } };
+    const { code, stdout } = await replication(["--env", "production"]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("Read replication of petstore-production (production): auto");
+    expect(recorded).toEqual([
+      {
+        method: "PUT",
+        url: "/client/v4/accounts/0123456789abcdef/d1/database/00000000-0000-0000-0000-000000000002",
+        authorization: "Bearer test-token",
+        body: { read_replication: { mode: "auto" } },
+      },
+    ]);
+  });
+
+  it("turns it off with --off, for staging's database", async () => {
+    recorded.length = 0;
+    answer = { status: 200, body: { success: true, result: { read_replication: { mode: "disabled" } } } };
+    const { code } = await replication(["--env", "staging", "--off"]);
+    expect(code).toBe(0);
+    expect(recorded).toMatchObject([
+      { url: expect.stringMatching(/0000000001$/), body: { read_replication: { mode: "disabled" } } },
+    ]);
+  });
+
+  it("fails with the API's reason when it refuses", async () => {
+    answer = { status: 403, body: { success: false, errors: [{ code: 10000, message: "Authentication error" }] } };
+    const { code, stderr } = await replication(["--env", "production"]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      "Cloudflare refused to set read replication of petstore-production to auto: Authentication error",
+    );
+  });
+
+  it("sends nothing without credentials or an environment, and says what it needs", async () => {
+    recorded.length = 0;
+    const withoutToken = await replication(["--env", "production"], {
+      CLOUDFLARE_API_TOKEN: "",
+      CLOUDFLARE_ACCOUNT_ID: "",
+    });
+    expect(withoutToken.code).toBe(1);
+    expect(withoutToken.stderr).toContain("Set CLOUDFLARE_API_TOKEN");
+    const withoutEnv = await replication([]);
+    expect(withoutEnv.code).toBe(1);
+    expect(withoutEnv.stderr).toContain("Usage: npm run d1:replication -- --env <staging|production>");
+    expect(recorded).toEqual([]);
+  });
+});

@@ -1,0 +1,110 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  BUNDLE_BUDGET_KIB,
+  checkBundleBudget,
+  parseRolloutSteps,
+  type RolloutActions,
+  rollOut,
+} from "../../scripts/deploy";
+import { DEPLOYED_ENVIRONMENTS } from "../../scripts/target";
+import { workerConfig } from "../../scripts/wrangler";
+
+// What a production deploy does between `wrangler versions upload` and all traffic on the
+// new version (scripts/deploy.ts), with wrangler's commands and the smoke test recorded
+// rather than sent to Cloudflare; `npm run check:deploy` dry-runs the real commands.
+
+const stable = "11111111-1111-4111-8111-111111111111";
+const candidate = "22222222-2222-4222-8222-222222222222";
+const soakMs = 600_000;
+
+/** Records every action; the smoke test fails on the calls numbered in `failingSmokeTests` (from 1). */
+const recorder = (failingSmokeTests: number[] = []) => {
+  const done: string[] = [];
+  let smokeTests = 0;
+  const actions: RolloutActions = {
+    deploy: (specs) => {
+      done.push(`deploy ${specs.join(" ")}`);
+    },
+    smokeTest: async (versionId) => {
+      done.push(`smoke ${versionId}`);
+      return !failingSmokeTests.includes(++smokeTests);
+    },
+    wait: async (ms) => {
+      done.push(`wait ${ms}`);
+    },
+  };
+  return { actions, done };
+};
+
+describe("a production rollout", () => {
+  it("smoke-tests the new version at 0%, then serves it 10% for the soak time, tests it again, then 100%", async () => {
+    const { actions, done } = recorder();
+    await rollOut({ stable, candidate, steps: [10, 100], soakMs }, actions);
+    expect(done).toEqual([
+      `deploy ${stable}@100% ${candidate}@0%`,
+      `smoke ${candidate}`,
+      `deploy ${candidate}@10% ${stable}@90%`,
+      `wait ${soakMs}`,
+      `smoke ${candidate}`,
+      `deploy ${candidate}@100%`,
+    ]);
+  });
+
+  it("stops at 0% when the smoke test fails: the previous version keeps all traffic", async () => {
+    const { actions, done } = recorder([1]);
+    await expect(rollOut({ stable, candidate, steps: [10, 100], soakMs }, actions)).rejects.toThrow(
+      `The smoke test failed against ${candidate} at 0%: ${stable} serves all traffic again.`,
+    );
+    expect(done).toEqual([`deploy ${stable}@100% ${candidate}@0%`, `smoke ${candidate}`, `deploy ${stable}@100%`]);
+  });
+
+  it("rolls back from a step whose smoke test fails, and goes no further", async () => {
+    const { actions, done } = recorder([3]);
+    await expect(rollOut({ stable, candidate, steps: [10, 50, 100], soakMs }, actions)).rejects.toThrow(/at 50%/);
+    expect(done.slice(-4)).toEqual([
+      `deploy ${candidate}@50% ${stable}@50%`,
+      `wait ${soakMs}`,
+      `smoke ${candidate}`,
+      `deploy ${stable}@100%`,
+    ]);
+  });
+
+  it("takes rising steps that end at 100, and refuses any others", () => {
+    expect(parseRolloutSteps("10,100")).toEqual([10, 100]);
+    expect(parseRolloutSteps("100")).toEqual([100]);
+    expect(parseRolloutSteps("5, 25, 100")).toEqual([5, 25, 100]);
+    for (const wrong of ["", "10", "50,10,100", "10,10,100", "0,100", "10,100,100", "12.5,100", "ten,100"]) {
+      expect(() => parseRolloutSteps(wrong), wrong).toThrow(/ROLLOUT_STEPS must be rising whole percentages/);
+    }
+  });
+});
+
+describe("the bundle budget", () => {
+  const folder = mkdtempSync(path.join(tmpdir(), "petstore-bundle-test-"));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it(`refuses a Worker over ${BUNDLE_BUDGET_KIB} KiB gzip`, () => {
+    const bundle = path.join(folder, "index.js");
+    // Random bytes do not compress: the gzip is about as large as the file.
+    writeFileSync(bundle, randomBytes((BUNDLE_BUDGET_KIB + 1) * 1024));
+    expect(() => checkBundleBudget(bundle)).toThrow(`over its budget of ${BUNDLE_BUDGET_KIB} KiB`);
+    writeFileSync(bundle, randomBytes((BUNDLE_BUDGET_KIB - 2) * 1024));
+    expect(checkBundleBudget(bundle)).toBeLessThan(BUNDLE_BUDGET_KIB);
+  });
+});
+
+describe.each(DEPLOYED_ENVIRONMENTS)("%s's observability (wrangler.toml)", (env) => {
+  const { observability, vars } = workerConfig(env);
+
+  it("keeps every access line and invocation log in Workers Logs, and traces a stated share", () => {
+    expect(vars.ACCESS_LOG).toBe("json");
+    expect(observability?.enabled).toBe(true);
+    expect(observability?.logs).toMatchObject({ enabled: true, invocation_logs: true, head_sampling_rate: 1 });
+    expect(observability?.traces?.enabled).toBe(true);
+    expect(observability?.traces?.head_sampling_rate).toBeGreaterThan(0);
+  });
+});
