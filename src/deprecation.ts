@@ -1,5 +1,5 @@
 import { lt, sql } from "drizzle-orm";
-import type { Context } from "hono";
+import type { Context, Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { CACHE_SHARES, estimateBytes } from "./bounded-cache";
 import { createDatabase, type Database } from "./db/client";
@@ -7,15 +7,72 @@ import { deprecatedCalls } from "./db/schema";
 import type { AppEnv } from "./env";
 import { ApiError } from "./errors";
 import { messagesOf, withDeadline } from "./faults";
-import { GET_PET_SUNSET } from "./response-headers";
 
-// The life of the deprecated getPet, run by the service: it records who still calls
-// it, answers 410 during the brownouts configured in GET_PET_BROWNOUTS, and from its
-// Sunset instant on answers 410 for good, with no deploy on the day.
+// Deprecated operations, and the life of each as the service runs it: headers on every
+// answer, the count of who still calls it, 410 during the brownouts of its setting, and
+// 410 for good from its Sunset instant on, with no deploy on the day. The OpenAPI
+// description (src/routes/*.openapi.ts) reads its dates and messages from here too.
 
-const SUNSET_DAY = "5 December 2030";
-const SUCCESSOR = "use GET /v1/pets with the status filter instead";
-export const REMOVED_MESSAGE = `GET /v1/pets/{petId} was removed on ${SUNSET_DAY}; ${SUCCESSOR}.`;
+type Deprecation = {
+  /** The operation as a client writes it, in messages. */
+  operation: string;
+  /** Where its headers go: its route, and any path that tools take for it. */
+  paths: readonly string[];
+  /** RFC 9745's Deprecation: since when (UTC). */
+  deprecatedAt: number;
+  /** RFC 8594's Sunset: from when it answers 410 for good (UTC). */
+  sunset: number;
+  /** The successor, for the Link header, and what a client should do instead. */
+  successor: { path: string; advice: string };
+  /** The var of wrangler.toml that schedules its brownouts. */
+  brownouts: "GET_PET_BROWNOUTS";
+};
+
+/** Deprecating another operation: one entry here, and `deprecatedOperation("<its id>")` on its route. */
+export const DEPRECATIONS = {
+  getPet: {
+    operation: "GET /v1/pets/{petId}",
+    // "/v1/pets/" too: tools that read the document take it for getPet with an empty petId.
+    paths: ["/v1/pets/:petId", "/v1/pets/"],
+    deprecatedAt: Date.UTC(2026, 10, 21),
+    sunset: Date.UTC(2030, 11, 5),
+    successor: { path: "/v1/pets", advice: "use GET /v1/pets with the status filter instead" },
+    brownouts: "GET_PET_BROWNOUTS",
+  },
+} as const satisfies Record<string, Deprecation>;
+
+export type DeprecatedOperationId = keyof typeof DEPRECATIONS;
+
+/** The day of the sunset as people write it: "5 December 2030". */
+export const sunsetDay = ({ sunset }: Deprecation) =>
+  new Date(sunset).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+
+/** The message of its 410 from the sunset on. */
+export const removedMessage = (deprecation: Deprecation) =>
+  `${deprecation.operation} was removed on ${sunsetDay(deprecation)}; ${deprecation.successor.advice}.`;
+
+/** The headers on its every answer, errors included: RFC 9745 (as "@" + Unix seconds), RFC 8594, RFC 8288. */
+export const deprecationHeaders = ({ deprecatedAt, sunset, successor }: Deprecation) => ({
+  Deprecation: `@${deprecatedAt / 1000}`,
+  Sunset: new Date(sunset).toUTCString(),
+  Link: `<${successor.path}>; rel="successor-version"`,
+});
+
+/**
+ * Puts each deprecated operation's headers on every answer of its paths: outside the
+ * routes and the 405 handling, so that its errors carry them too.
+ */
+export const markDeprecatedOperations = (app: Hono<AppEnv>) => {
+  for (const deprecation of Object.values(DEPRECATIONS)) {
+    const headers = Object.entries(deprecationHeaders(deprecation));
+    const marked = createMiddleware<AppEnv>(async (c, next) => {
+      await next();
+      for (const [name, value] of headers) c.res.headers.set(name, value);
+    });
+    for (const path of deprecation.paths) app.use(path, marked);
+  }
+};
+
 export const DEPRECATED_USAGE_RETENTION_DAYS = 400;
 
 // ---------------------------------------------------------------------------
@@ -148,7 +205,7 @@ export const deleteOldDeprecatedCalls = (db: Database, now: number) => {
 
 // ---------------------------------------------------------------------------
 // Brownouts: ISO 8601 intervals, "<start>/<end>" or "<start>/<duration>", separated by
-// spaces or commas, in the var GET_PET_BROWNOUTS.
+// spaces or commas, in the operation's var (GET_PET_BROWNOUTS).
 
 type Window = { start: number; end: number };
 
@@ -202,11 +259,11 @@ const parseWindow = (interval: string): Window | undefined => {
 
 const parsedSchedules = new Map<string, Window[]>();
 /**
- * The windows of a GET_PET_BROWNOUTS value, parsed once per isolate. A malformed one is
+ * The windows of a brownout setting, parsed once per isolate. A malformed one is
  * logged once, clearly, and left out: a typo in the schedule must not fail requests.
  */
-const brownoutWindows = (setting = ""): Window[] => {
-  let windows = parsedSchedules.get(setting);
+const brownoutWindows = (name: string, setting = ""): Window[] => {
+  let windows = parsedSchedules.get(`${name}=${setting}`);
   if (!windows) {
     windows = [];
     for (const interval of setting.split(/[\s,]+/).filter(Boolean)) {
@@ -216,33 +273,35 @@ const brownoutWindows = (setting = ""): Window[] => {
         console.error(
           JSON.stringify({
             level: "error",
-            message: `GET_PET_BROWNOUTS: '${interval}' is not an ISO 8601 interval such as 2030-06-02T14:00:00Z/PT1H; it is ignored.`,
+            message: `${name}: '${interval}' is not an ISO 8601 interval such as 2030-06-02T14:00:00Z/PT1H; it is ignored.`,
           }),
         );
       }
     }
-    parsedSchedules.set(setting, windows);
+    parsedSchedules.set(`${name}=${setting}`, windows);
   }
   return windows;
 };
 
 /**
- * On getPet, after authentication: 410 from the Sunset instant on, and during a
- * brownout; every call before the sunset is counted for the usage report.
+ * On a deprecated operation's route, after authentication: 410 from the sunset on, and
+ * during a brownout; every call before the sunset is counted for the usage report.
  */
-export const deprecatedOperation = (operation: string) =>
-  createMiddleware<AppEnv>(async (c, next) => {
+export const deprecatedOperation = (operationId: DeprecatedOperationId) => {
+  const deprecation: Deprecation = DEPRECATIONS[operationId];
+  return createMiddleware<AppEnv>(async (c, next) => {
     const now = Date.now();
-    if (now >= GET_PET_SUNSET.getTime()) {
-      throw new ApiError("gone", REMOVED_MESSAGE);
-    }
-    countCall(c, operation, now);
-    const brownout = brownoutWindows(c.env.GET_PET_BROWNOUTS).find(({ start, end }) => start <= now && now < end);
+    if (now >= deprecation.sunset) throw new ApiError("gone", removedMessage(deprecation));
+    countCall(c, operationId, now);
+    const brownout = brownoutWindows(deprecation.brownouts, c.env[deprecation.brownouts]).find(
+      ({ start, end }) => start <= now && now < end,
+    );
     if (brownout) {
       throw new ApiError(
         "gone",
-        `GET /v1/pets/{petId} is switched off until ${new Date(brownout.end).toISOString()}, a reminder that it will be removed on ${SUNSET_DAY}; ${SUCCESSOR}.`,
+        `${deprecation.operation} is switched off until ${new Date(brownout.end).toISOString()}, a reminder that it will be removed on ${sunsetDay(deprecation)}; ${deprecation.successor.advice}.`,
       );
     }
     await next();
   });
+};

@@ -3,12 +3,12 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { apiCors, DOCUMENT_PATH, documentCors } from "./cors";
 import { createDatabase } from "./db/client";
 import { deleteExpiredIdempotencyKeys } from "./db/pets";
-import { deleteOldDeprecatedCalls } from "./deprecation";
+import { deleteOldDeprecatedCalls, markDeprecatedOperations } from "./deprecation";
 import type { AppEnv } from "./env";
 import { handleError, handleMethodNotAllowed, handleNotFound } from "./errors";
 import { messagesOf } from "./faults";
 import { requestLog } from "./request-log";
-import { deprecated, noStore } from "./response-headers";
+import { noStore } from "./response-headers";
 import { documentationRoutes } from "./routes/documentation";
 import { petRoutes } from "./routes/pets";
 
@@ -18,9 +18,7 @@ app.use(requestLog);
 // Outside methodNotAllowed, so that its 405s carry these headers too. "/v1/pets/*"
 // matches /v1/pets itself and every path under it, unknown ones included.
 app.use("/v1/pets/*", noStore);
-// "/v1/pets/" too: tools that read the document take it for getPet with an empty petId.
-app.use("/v1/pets/:petId", deprecated);
-app.use("/v1/pets/", deprecated);
+markDeprecatedOperations(app);
 // Before the 405 handling (a preflight is an OPTIONS) and before authentication.
 app.use("/v1/*", apiCors(app));
 app.use(DOCUMENT_PATH, documentCors);

@@ -1,5 +1,4 @@
 import { BoundedCache } from "./bounded-cache";
-import { type CursorSecrets, writeCursor } from "./cursor";
 import { findPet, listPets } from "./db/pets";
 import type { RequestDatabase } from "./db/session";
 import type { Pet, PetStatus } from "./schemas";
@@ -14,11 +13,11 @@ import type { Pet, PetStatus } from "./schemas";
  */
 export const IMMUTABLE_PETS_CACHE = true;
 
-/** A page of the listing, and the cursor of the page after it when there is one. */
-type Page = { pets: Pet[]; nextCursor?: string };
+/** A page of the listing, and the id the page after it starts after, when there is one. */
+type Page = { pets: Pet[]; nextAfterId?: number };
 type PagePosition = { afterId: number; limit: number; status: PetStatus | undefined };
-/** A full page as cached: its pets' ids (the pets themselves are in `pets`, once) and its next cursor. */
-type CachedPage = { ids: number[]; nextCursor: string };
+/** A full page as cached: its pets' ids (the pets themselves are in `pets`, once). */
+type CachedPage = { ids: number[] };
 
 const pets = new BoundedCache<number, Pet>({ share: "pets" });
 const fullPages = new BoundedCache<string, CachedPage>({ share: "pages" });
@@ -49,15 +48,11 @@ const cachedPage = (key: string): Page | undefined => {
     if (!pet) return undefined;
     found.push(pet);
   }
-  return { pets: found, nextCursor: page.nextCursor };
+  return { pets: found, nextAfterId: found.at(-1)?.id };
 };
 
 /** A page from this isolate when it is a full page read before, else from D1. */
-export const readPage = async (
-  db: RequestDatabase,
-  secrets: CursorSecrets,
-  position: PagePosition,
-): Promise<Cached<Page>> => {
+export const readPage = async (db: RequestDatabase, position: PagePosition): Promise<Cached<Page>> => {
   const { afterId, limit, status } = position;
   const key = `${status ?? ""}:${afterId}:${limit}`;
   const cached = cachedPage(key);
@@ -67,10 +62,9 @@ export const readPage = async (
   const page: Page = { pets: rows.slice(0, limit) };
   const last = page.pets.at(-1);
   if (rows.length <= limit || !last) return { ...page, fromCache: false };
-  const nextCursor = await writeCursor(secrets, { afterId: last.id, status });
   if (IMMUTABLE_PETS_CACHE) {
     for (const pet of page.pets) pets.set(pet.id, pet);
-    fullPages.set(key, { ids: page.pets.map((pet) => pet.id), nextCursor });
+    fullPages.set(key, { ids: page.pets.map((pet) => pet.id) });
   }
-  return { ...page, nextCursor, fromCache: false };
+  return { ...page, nextAfterId: last.id, fromCache: false };
 };

@@ -5,15 +5,17 @@ import { generateApiKey, hashApiKey } from "../src/api-keys";
 import { createDatabase } from "../src/db/client";
 import {
   DEPRECATED_USAGE_RETENTION_DAYS,
+  DEPRECATIONS,
   deleteOldDeprecatedCalls,
   FLUSH_DEADLINE_MS,
   FLUSH_INTERVAL_MS,
 } from "../src/deprecation";
 import worker from "../src/index";
-import { GET_PET_SUNSET } from "../src/response-headers";
 import type { Pet } from "../src/schemas";
 import { BASE_URL, call, createApiKey, createPet, expectError, faultLogLines } from "./helpers";
 import { countRoundTrips, d1Error, failing } from "./wrap-bindings";
+
+const GET_PET_SUNSET = new Date(DEPRECATIONS.getPet.sunset);
 
 // The deprecated getPet's life: who calls it, brownouts, and its end at the Sunset
 // instant, with the clock under the test's control (the Worker runs in this isolate).

@@ -2,10 +2,11 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
 import openapi from "../openapi.json";
+import { DEPRECATIONS } from "../src/deprecation";
 import { ERROR_STATUS, type ErrorCode } from "../src/errors";
 import { app } from "../src/index";
 import { MAX_BODY_BYTES } from "../src/json-body";
-import { GET_PET_SUNSET } from "../src/response-headers";
+
 import {
   createPetHeadersSchema,
   errorSchema,
@@ -19,6 +20,8 @@ import { sha256Hex } from "../src/sha256";
 import { conformanceProblems } from "./conformance";
 import { BASE_URL, call, createApiKey, faultLogLines } from "./helpers";
 import { d1Error, failing } from "./wrap-bindings";
+
+const GET_PET_SUNSET = new Date(DEPRECATIONS.getPet.sunset);
 
 const PREFIX = "/v1";
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];

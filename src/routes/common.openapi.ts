@@ -3,9 +3,9 @@
 // generator (scripts/openapi.ts) only, never by the Worker, so none of it reaches the bundle.
 import type { OpenAPIV3_1 } from "openapi-types";
 import type { $ZodType } from "zod/v4/core";
+import { DEPRECATIONS, deprecationHeaders } from "../deprecation";
 import { ERROR_STATUS, type ErrorCode } from "../errors";
 import { MAX_BODY_BYTES } from "../json-body";
-import { GET_PET_SUNSET } from "../response-headers";
 import type { RequestHeader, ResponseHeader } from "./headers.openapi";
 
 const ERROR_LIST = Object.entries(ERROR_STATUS)
@@ -75,7 +75,7 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
   },
   410: {
     name: "Gone",
-    description: `The operation is switched off: for good from its \`Sunset\` instant (${GET_PET_SUNSET.toUTCString()}), or for one of the brownouts announced before then. The message names the sunset and the successor, \`GET /pets\` with the \`status\` filter.`,
+    description: `The operation is switched off: for good from its \`Sunset\` instant (${deprecationHeaders(DEPRECATIONS.getPet).Sunset}), or for one of the brownouts announced before then. The message names the sunset and the successor, \`GET /pets\` with the \`status\` filter.`,
   },
   413: {
     name: "PayloadTooLarge",

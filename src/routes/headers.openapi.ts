@@ -3,10 +3,10 @@
 // Imported by the generator (scripts/openapi.ts) only.
 import type { OpenAPIV3_1 } from "openapi-types";
 import { BOOKMARK_HEADER } from "../db/session";
+import { DEPRECATIONS, deprecationHeaders } from "../deprecation";
 import { UNAVAILABLE_RETRY_AFTER_S } from "../errors";
 import { RATE_LIMIT_PERIOD_S } from "../rate-limit";
 import { SANE_REQUEST_ID } from "../request-log";
-import { GET_PET_DEPRECATED_AT, GET_PET_SUNSET } from "../response-headers";
 import { BOOKMARK, BOOKMARK_RULE, documentWording, IDEMPOTENCY_KEY } from "../schemas";
 
 /** A header: its name on the wire, and its OpenAPI Header Object (a `const` is its own example). */
@@ -19,6 +19,8 @@ const header = (name: string, description: string, schema: object, { required = 
     ...(example && { example }),
   } as OpenAPIV3_1.HeaderObject,
 });
+
+const GET_PET_HEADERS = deprecationHeaders(DEPRECATIONS.getPet);
 
 const BOOKMARK_EXAMPLE = "00000085-0000024c-00004c6d-8e61117bf38d7adb71b934ebbf891683";
 
@@ -39,15 +41,12 @@ export const RESPONSE_HEADERS = {
     },
   ),
   Deprecation: header("Deprecation", "RFC 9745: when the operation was deprecated, as `@` and Unix seconds.", {
-    const: `@${GET_PET_DEPRECATED_AT}`,
+    const: GET_PET_HEADERS.Deprecation,
   }),
-  Sunset: header("Sunset", "RFC 8594: when the operation will be removed.", { const: GET_PET_SUNSET.toUTCString() }),
-  SuccessorLink: header(
-    "Link",
-    "RFC 8288: the replacement, `GET /v1/pets` with the `status` filter.",
-    { pattern: '^</v1/pets>; rel="successor-version"$' },
-    { example: '</v1/pets>; rel="successor-version"' },
-  ),
+  Sunset: header("Sunset", "RFC 8594: when the operation will be removed.", { const: GET_PET_HEADERS.Sunset }),
+  SuccessorLink: header("Link", "RFC 8288: the replacement, `GET /v1/pets` with the `status` filter.", {
+    const: GET_PET_HEADERS.Link,
+  }),
   WWWAuthenticate: header(
     "WWW-Authenticate",
     "RFC 6750: the bearer challenge.",

@@ -3,11 +3,10 @@
 // (scripts/openapi.ts) and the tests import this. test/openapi.test.ts checks every
 // example against its schema and replays each error's request for that exact body.
 import type { Scope } from "../api-keys";
-import { REMOVED_MESSAGE } from "../deprecation";
+import { DEPRECATIONS, deprecationHeaders, removedMessage } from "../deprecation";
 import { UNAVAILABLE_RETRY_AFTER_S } from "../errors";
 import { MAX_BODY_BYTES } from "../json-body";
 import { RATE_LIMIT_PERIOD_S } from "../rate-limit";
-import { GET_PET_SUNSET } from "../response-headers";
 import {
   CURSOR_RULE,
   documentWording,
@@ -121,7 +120,7 @@ export const PET_OPERATIONS: OperationSpec[] = [
     path: "/pets/{petId}",
     operationId: "getPet",
     summary: "Get a pet (deprecated)",
-    description: `Deprecated: it is removed on ${GET_PET_SUNSET.toUTCString()}, and answers 410 from that instant on; before then it also answers 410 during announced brownouts. Use \`GET /pets\` with the \`status\` filter. Every answer, errors included, carries \`Deprecation\`, \`Sunset\` and \`Link\`.`,
+    description: `Deprecated: it is removed on ${deprecationHeaders(DEPRECATIONS.getPet).Sunset}, and answers 410 from that instant on; before then it also answers 410 during announced brownouts. Use \`GET /pets\` with the \`status\` filter. Every answer, errors included, carries \`Deprecation\`, \`Sunset\` and \`Link\`.`,
     tag: "Pets",
     deprecated: true,
     parameters: parameters({
@@ -138,7 +137,7 @@ export const PET_OPERATIONS: OperationSpec[] = [
         400: errorExample("invalid_request", `Path parameter 'petId' must be ${ID_RULE}.`),
         404: errorExample("not_found", "No pet has the id 999999."),
         405: errorExample("method_not_allowed", "DELETE is not allowed on /v1/pets/1."),
-        410: errorExample("gone", REMOVED_MESSAGE),
+        410: errorExample("gone", removedMessage(DEPRECATIONS.getPet)),
         403: forbidden("read"),
         ...KEYED_ERROR_EXAMPLES,
       },

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { requireApiKey, requireScope } from "../auth";
-import { readCursor } from "../cursor";
+import { readCursor, writeCursor } from "../cursor";
 import { insertPet, insertPetOnce } from "../db/pets";
 import { withSession } from "../db/session";
 import { deprecatedOperation } from "../deprecation";
@@ -9,7 +9,6 @@ import { ApiError } from "../errors";
 import { jsonBody } from "../json-body";
 import { cachePet, readPage, readPet } from "../pet-cache";
 import { rateLimit } from "../rate-limit";
-import { nextLink } from "../response-headers";
 import {
   createPetHeadersSchema,
   listPetsQuerySchema,
@@ -20,15 +19,26 @@ import {
 } from "../schemas";
 import { validate, validateOptional } from "../validate";
 
+/** RFC 8288: the request's own URL with the given query (empty values left out), as the next page. */
+const nextLink = (requestUrl: string, query: Record<string, string | undefined>) => {
+  const next = new URL(requestUrl);
+  next.search = new URLSearchParams(
+    Object.entries(query).filter((entry): entry is [string, string] => !!entry[1]),
+  ).toString();
+  return `<${next}>; rel="next"`;
+};
+
 export const petRoutes = new Hono<AppEnv>()
   .use(requireApiKey, rateLimit, requireScope, validateOptional("header", sessionHeadersSchema), withSession)
   .get("/", validate("query", listPetsQuerySchema), async (c) => {
     const { limit, status, cursor } = c.req.valid("query");
     const afterId = cursor === undefined ? 0 : await readCursor(c.env, cursor, status);
-    const page = await readPage(c.var.db, c.env, { afterId, limit, status });
+    const page = await readPage(c.var.db, { afterId, limit, status });
     c.set("isolateCache", page.fromCache ? "hit" : "miss");
-    if (page.nextCursor)
-      c.header("Link", nextLink(c.req.url, { limit: String(limit), status, cursor: page.nextCursor }));
+    if (page.nextAfterId !== undefined) {
+      const cursor = await writeCursor(c.env, { afterId: page.nextAfterId, status });
+      c.header("Link", nextLink(c.req.url, { limit: String(limit), status, cursor }));
+    }
     return c.json(page.pets, 200);
   })
   .post(
