@@ -1,20 +1,14 @@
-import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { generateApiKey, hashApiKey } from "../src/api-keys";
 import { addressGroup, KNOWN_KEY_TTL_MS, UNKNOWN_KEY_TTL_MS } from "../src/auth";
 import { BoundedCache } from "../src/bounded-cache";
-import worker from "../src/index";
-import { BASE_URL, createApiKey, expectError } from "./helpers";
+import { call, createApiKey, expectError } from "./helpers";
 import { countRoundTrips } from "./wrap-bindings";
 
-/** listPets straight through the Worker's fetch, as a client at `address`. */
-const fetchPets = (key: string, workerEnv: Cloudflare.Env, address = "198.51.100.1") =>
-  worker.fetch(
-    new Request(`${BASE_URL}/v1/pets`, { headers: { Authorization: `Bearer ${key}`, "CF-Connecting-IP": address } }),
-    workerEnv,
-    createExecutionContext(),
-  );
+/** listPets as a client at `address`, on `bindings`. */
+const fetchPets = (key: string, bindings: Cloudflare.Env, address = "198.51.100.1") =>
+  call("/v1/pets", { key, bindings, headers: { "CF-Connecting-IP": address } });
 
 describe("BoundedCache", () => {
   it("returns an entry while it is fresh, and tells an expired one from one never set", () => {

@@ -10,9 +10,8 @@ import {
   FLUSH_DEADLINE_MS,
   FLUSH_INTERVAL_MS,
 } from "../src/deprecation";
-import worker from "../src/index";
 import type { Pet } from "../src/schemas";
-import { BASE_URL, call, createApiKey, createPet, expectError, faultLogLines } from "./helpers";
+import { call, createApiKey, createPet, expectError, faultLogLines } from "./helpers";
 import { countRoundTrips, d1Error, failing } from "./wrap-bindings";
 
 const GET_PET_SUNSET = new Date(DEPRECATIONS.getPet.sunset);
@@ -31,14 +30,14 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** getPet through the Worker's fetch, with GET_PET_BROWNOUTS set; the context, to wait for its deferred work. */
+/** getPet with GET_PET_BROWNOUTS set; the context, to wait for its deferred work. */
 const startGetPet = async (key: string, { brownouts = "", bindings = env as Cloudflare.Env } = {}) => {
   const context = createExecutionContext();
-  const response = await worker.fetch(
-    new Request(`${BASE_URL}/v1/pets/${pet.id}`, { headers: { Authorization: `Bearer ${key}` } }),
-    { ...bindings, GET_PET_BROWNOUTS: brownouts },
+  const response = await call(`/v1/pets/${pet.id}`, {
+    key,
+    bindings: { ...bindings, GET_PET_BROWNOUTS: brownouts },
     context,
-  );
+  });
   return { response, context };
 };
 

@@ -1,12 +1,13 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import { expect, vi } from "vitest";
+import { vi } from "vitest";
 import { type ApiKeyRecord, generateApiKey, hashApiKey } from "../src/api-keys";
 import worker from "../src/index";
-import type { NewPet, Pet } from "../src/schemas";
+import type { NewPet } from "../src/schemas";
+import { buildRequest, createPetThrough, type RequestOptions } from "./api-client";
 import { expectConformance } from "./conformance";
 
-export { expectError } from "./error-body";
+export { expectError, nextLink, nextPath, walkPages } from "./api-client";
 
 export const BASE_URL = "https://petstore.test";
 
@@ -21,51 +22,48 @@ export const createApiKey = async (
   return key;
 };
 
+type Transport = {
+  /** Bindings in place of the suite's: other vars or secrets, or wrapped (test/wrap-bindings.ts). */
+  bindings?: Cloudflare.Env;
+  /** Wait for the request's work after the response (its waitUntil) too. */
+  settle?: boolean;
+  /** The execution context to run it in, to wait for its work after the response later. */
+  context?: ExecutionContext;
+  /** Called with the answer as soon as the Worker returns it, before anything else runs. */
+  onAnswer?: (response: Response) => void;
+};
+
 /**
  * Every request of the suite reaches the Worker's own fetch handler here (with the real
- * bindings, or with `bindings` that wrap them: test/wrap-bindings.ts), and every answer
- * is checked against openapi.json before the test sees it. With `settle`, the request's
- * work after the response (its waitUntil) is done too before this returns.
+ * bindings, or with `bindings` in their place), and every answer is checked against
+ * openapi.json before the test sees it.
  */
-export const send = async (request: Request, bindings?: Cloudflare.Env, settle = false): Promise<Response> => {
+export const send = async (
+  request: Request,
+  { bindings, settle = false, context, onAnswer }: Transport = {},
+): Promise<Response> => {
   const { method, url } = request;
   let response: Response;
-  if (bindings || settle) {
-    const context = createExecutionContext();
-    response = await worker.fetch(request, bindings ?? env, context);
-    if (settle) await waitOnExecutionContext(context);
+  if (bindings || settle || context) {
+    const executionContext = context ?? createExecutionContext();
+    response = await worker.fetch(request, bindings ?? env, executionContext);
+    onAnswer?.(response);
+    if (settle) await waitOnExecutionContext(executionContext);
   } else {
     response = await exports.default.fetch(request);
+    onAnswer?.(response);
   }
   await expectConformance(new Request(url, { method }), response);
   return response;
 };
 
-type CallOptions = Omit<RequestInit, "body"> & {
-  key?: string | null;
-  json?: unknown;
-  body?: BodyInit;
-  bindings?: Cloudflare.Env;
-  /** Wait for the request's work after the response, too. */
-  settle?: boolean;
-};
+export type CallOptions = RequestOptions & Transport;
 
-/** A request through the Worker's own fetch handler, authenticated with `key` unless it is null. */
-export const call = (path: string, { key, json, headers, bindings, settle, ...init }: CallOptions = {}) => {
-  const allHeaders = new Headers(headers);
-  if (key) allHeaders.set("Authorization", `Bearer ${key}`);
-  if (json !== undefined) {
-    if (!allHeaders.has("Content-Type")) allHeaders.set("Content-Type", "application/json");
-    init.body = JSON.stringify(json);
-  }
-  return send(new Request(`${BASE_URL}${path}`, { ...init, headers: allHeaders }), bindings, settle);
-};
+/** A request through the Worker's own fetch handler (test/api-client.ts), authenticated with `key` if given. */
+export const call = (path: string, { bindings, settle, context, onAnswer, ...options }: CallOptions = {}) =>
+  send(buildRequest(`${BASE_URL}${path}`, options), { bindings, settle, context, onAnswer });
 
-export const createPet = async (key: string, pet: Partial<NewPet>): Promise<Pet> => {
-  const response = await call("/v1/pets", { method: "POST", key, json: pet });
-  expect(response.status).toBe(201);
-  return response.json();
-};
+export const createPet = (key: string, pet: Partial<NewPet>) => createPetThrough(call, pet, { key });
 
 export const countPets = async (): Promise<number> => {
   const row = await env.DB.prepare("select count(*) as count from pets").first<{ count: number }>();

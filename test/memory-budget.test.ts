@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { generateApiKey, hashApiKey } from "../src/api-keys";
 import { CACHE_BUDGET_BYTES, CACHE_SHARES, type CacheShare, cachedBytes, estimateBytes } from "../src/bounded-cache";
 import { unwrittenUsageBytes } from "../src/deprecation";
-import { call } from "./helpers";
+import { call, nextPath } from "./helpers";
 
 // The isolate's caches filled with the worst case the API allows: names of 255 astral
 // characters (four bytes of UTF-8, two UTF-16 code units each), full pages of 100 and
@@ -68,7 +68,7 @@ describe("the isolate's caches", () => {
         const response = await call(path, { key: keyOf(page), headers, bindings: env });
         expect(response.status).toBe(200);
         await response.arrayBuffer();
-        path = /<https?:\/\/[^/]+([^>]+)>; rel="next"/.exec(response.headers.get("Link") ?? "")?.[1];
+        path = nextPath(response);
       }
     }
 

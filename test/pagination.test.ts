@@ -1,9 +1,7 @@
-import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import worker from "../src/index";
 import type { Pet } from "../src/schemas";
-import { BASE_URL, call, createApiKey, createPet, expectError, faultLogLines } from "./helpers";
+import { BASE_URL, call, createApiKey, createPet, expectError, faultLogLines, nextLink, walkPages } from "./helpers";
 
 let key: string;
 let created: Pet[];
@@ -18,27 +16,8 @@ beforeAll(async () => {
   }
 });
 
-const nextLink = (response: Response): string | undefined => {
-  const link = response.headers.get("Link");
-  if (!link) return undefined;
-  const match = /^<([^>]+)>; rel="next"$/.exec(link);
-  expect(match, `Link header ${link}`).not.toBeNull();
-  return match?.[1];
-};
-
 /** Follows rel="next" from `path` to the end; returns every page. */
-const walk = async (path: string, between?: () => Promise<unknown>) => {
-  const pages: Pet[][] = [];
-  let url: string | undefined = `${BASE_URL}${path}`;
-  while (url) {
-    const response = await call(url.slice(BASE_URL.length), { key });
-    expect(response.status).toBe(200);
-    pages.push(await response.json());
-    url = nextLink(response);
-    await between?.();
-  }
-  return pages;
-};
+const walk = (path: string, between?: () => Promise<unknown>) => walkPages(call, path, { key }, between);
 
 describe("GET /v1/pets pagination", () => {
   it("links each page to the next until the collection is exhausted", async () => {
@@ -125,15 +104,10 @@ describe("the cursor secret", () => {
   const OLD = "old-cursor-secret-0123456789abcdef";
   const NEW = "new-cursor-secret-0123456789abcdef";
 
-  /** listPets through the Worker's fetch with other secrets than the suite's. */
+  /** listPets with other secrets than the suite's. */
   const listWith = (secrets: Partial<Cloudflare.Env> & { CURSOR_SECRET_PREVIOUS?: string }, query: string) =>
-    worker.fetch(
-      new Request(`${BASE_URL}/v1/pets?${query}`, { headers: { Authorization: `Bearer ${key}` } }),
-      { ...env, ...secrets },
-      createExecutionContext(),
-    );
-  // Full pages stay in the isolate with their next cursor; each case uses a limit of
-  // its own so that it signs and reads cursors anew.
+    call(`/v1/pets?${query}`, { key, bindings: { ...env, ...secrets } });
+  // Each case uses a limit of its own, so that no case reads a page that another one cached.
   const cursorOf = async (response: Response) => new URL(nextLink(response) ?? "").searchParams.get("cursor") ?? "";
 
   it("keeps the cursors handed out before a rotation valid while CURSOR_SECRET_PREVIOUS holds the old secret", async () => {

@@ -1,9 +1,7 @@
-import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import worker from "../src/index";
 import type { Pet } from "../src/schemas";
-import { BASE_URL, createApiKey, createPet } from "./helpers";
+import { call, createApiKey, createPet, nextPath } from "./helpers";
 import { countRoundTrips } from "./wrap-bindings";
 
 // Storage round trips per request on a warm isolate (the key already looked up;
@@ -27,14 +25,15 @@ beforeAll(async () => {
  */
 const roundTrips = async (path: string, init: RequestInit = {}) => {
   const counter = countRoundTrips(env);
-  const headers = new Headers(init.headers);
-  headers.set("Authorization", `Bearer ${key}`);
-  const response = await worker.fetch(
-    new Request(`${BASE_URL}${path}`, { ...init, headers }),
-    counter.env,
-    createExecutionContext(),
-  );
-  const counts = { ...counter.counts };
+  let counts = { ...counter.counts };
+  const response = await call(path, {
+    ...init,
+    key,
+    bindings: counter.env,
+    onAnswer: () => {
+      counts = { ...counter.counts };
+    },
+  });
   await response.arrayBuffer();
   return { status: response.status, ...counts };
 };
@@ -52,14 +51,9 @@ describe("storage round trips on a warm isolate", () => {
   });
 
   it("serves a full page reached through a cursor with no D1 query once it has been read", async () => {
-    const first = await worker.fetch(
-      new Request(`${BASE_URL}/v1/pets?limit=5`, { headers: { Authorization: `Bearer ${key}` } }),
-      env,
-      createExecutionContext(),
-    );
-    const next = new URL(/<([^>]+)>/.exec(first.headers.get("Link") ?? "")?.[1] ?? "");
-    expect(await roundTrips(next.pathname + next.search)).toEqual({ status: 200, d1: 1, kv: 0 });
-    expect(await roundTrips(next.pathname + next.search)).toEqual({ status: 200, d1: 0, kv: 0 });
+    const next = nextPath(await call("/v1/pets?limit=5", { key })) ?? "";
+    expect(await roundTrips(next)).toEqual({ status: 200, d1: 1, kv: 0 });
+    expect(await roundTrips(next)).toEqual({ status: 200, d1: 0, kv: 0 });
   });
 
   it("always queries D1, once, for a partial page", async () => {
