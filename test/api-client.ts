@@ -54,10 +54,10 @@ export const nextPath = (response: Response): string | undefined => {
 };
 
 /** Follows the next links from `path` to the end through `send`, each answer a 200; every page, in order. */
-export const walkPages = async (
-  send: Send,
+export const walkPages = async <Options extends RequestOptions>(
+  send: (path: string, options?: Options) => Promise<Response>,
   path: string,
-  options: RequestOptions = {},
+  options?: Options,
   between?: () => Promise<unknown>,
 ): Promise<Pet[][]> => {
   const pages: Pet[][] = [];

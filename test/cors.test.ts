@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type CallOptions, call, createApiKey, expectError } from "./helpers";
-import { countRoundTrips } from "./wrap-bindings";
+import { type CallOptions, call, createApiKey, expectError, faultLogLines } from "./helpers";
+import { countRoundTrips, failing } from "./wrap-bindings";
 
 // CORS as a browser on another origin meets it. Every answer goes through call(), whose
 // conformance check leaves out only the preflights' (not operations of the document).
@@ -101,6 +101,22 @@ describe("answers to an allowed origin", () => {
     const response = await fetchAs("/v1/pets", { headers: { Origin: APP } }, APP);
     await expectError(response, 401, "unauthorized");
     expect(response.headers.get("Access-Control-Allow-Origin")).toBe(APP);
+  });
+
+  it("carry them on a 503 and a 500, so that a page can read those too", async () => {
+    const fresh = await createApiKey("cors during a fault");
+    const kvDown = failing(env, { binding: "API_KEYS", error: new Error("internal error; reference = cors") });
+    const dbBroken = failing(env, { binding: "DB", error: new Error("no such table: pets") });
+    const headers = { Origin: APP, Authorization: `Bearer ${fresh}` };
+    await faultLogLines(async () => {
+      const unavailable = await fetchAs("/v1/pets", { headers }, APP, kvDown.env);
+      await expectError(unavailable, 503, "unavailable");
+      expect(unavailable.headers.get("Access-Control-Allow-Origin")).toBe(APP);
+      const broken = await fetchAs("/v1/pets?limit=3", { headers }, APP, dbBroken.env);
+      await expectError(broken, 500, "internal_error");
+      expect(broken.headers.get("Access-Control-Allow-Origin")).toBe(APP);
+      expect(broken.headers.get("Access-Control-Expose-Headers")).toBe(EXPOSED);
+    });
   });
 
   it("are not shared with an origin that is not listed, nor with any when none is", async () => {

@@ -1,8 +1,10 @@
 import { connect, type Socket } from "node:net";
 import { connect as connectTls } from "node:tls";
 import { expect, inject } from "vitest";
+import type { Pet } from "../../src/schemas";
+import { buildRequest, createPetThrough, type RequestOptions } from "../api-client";
 
-export { expectError } from "../error-body";
+export { expectError, nextLink, nextPath, walkPages } from "../api-client";
 
 // What the e2e tests share: the server under test and its key (test/e2e/global-setup.ts),
 // requests to it, and the checks that every file makes.
@@ -14,10 +16,10 @@ const versionOverride = inject("versionOverride");
 /** Routes a request to a Worker version that takes no traffic yet (scripts/deploy.ts smoke-tests it so). */
 const VERSION_OVERRIDE_HEADER = "Cloudflare-Workers-Version-Overrides";
 
-export type Pet = { id: number; name: string; categoryId: number; status: "available" | "pending" | "sold" };
+export type { Pet } from "../../src/schemas";
 
 /** `origin`: another server than the one under test (one that a test starts for itself). */
-type ApiInit = RequestInit & { key?: string | null; json?: unknown; origin?: string };
+type ApiInit = RequestOptions & { origin?: string };
 
 /**
  * Through Prism, the problems that it found in an answer, which it lists in `sl-violations`
@@ -29,18 +31,12 @@ const expectNoResponseViolations = (method: string, url: URL, response: Response
   expect(inResponse, `Prism: the answer to ${method} ${url.pathname} departs from openapi.json`).toEqual([]);
 };
 
-/** A request to the server under test, with the test key unless `key` names another one or null. */
-export const api = async (path: string, { key = apiKey, json, headers, origin = baseUrl, ...init }: ApiInit = {}) => {
-  const allHeaders = new Headers(headers);
-  if (key !== null) allHeaders.set("Authorization", `Bearer ${key}`);
-  if (versionOverride) allHeaders.set(VERSION_OVERRIDE_HEADER, versionOverride);
-  if (json !== undefined) {
-    allHeaders.set("Content-Type", "application/json");
-    init.body = JSON.stringify(json);
-  }
-  const url = new URL(path, origin);
-  const response = await fetch(url, { ...init, headers: allHeaders });
-  if (throughPrism) expectNoResponseViolations(init.method ?? "GET", url, response);
+/** A request to the server under test (test/api-client.ts), with the test key unless `key` names another one or null. */
+export const api = async (path: string, { key = apiKey, origin = baseUrl, ...options }: ApiInit = {}) => {
+  const request = buildRequest(new URL(path, origin), { key, ...options });
+  if (versionOverride) request.headers.set(VERSION_OVERRIDE_HEADER, versionOverride);
+  const response = await fetch(request);
+  if (throughPrism) expectNoResponseViolations(request.method, new URL(request.url), response);
   return response;
 };
 
@@ -50,18 +46,8 @@ export const api = async (path: string, { key = apiKey, json, headers, origin = 
  */
 export const petName = (purpose: string) => `smoke-test ${purpose} ${crypto.randomUUID().slice(0, 8)}`;
 
-export const createPet = async (purpose: string, fields: Partial<Omit<Pet, "id" | "name">> = {}): Promise<Pet> => {
-  const response = await api("/v1/pets", {
-    method: "POST",
-    json: { name: petName(purpose), categoryId: 1, ...fields },
-  });
-  expect(response.status).toBe(201);
-  return (await response.json()) as Pet;
-};
-
-/** The target of the `Link: <...>; rel="next"` header, if any. */
-export const nextLink = (response: Response): string | undefined =>
-  /<([^>]*)>\s*;\s*rel="next"/.exec(response.headers.get("Link") ?? "")?.[1];
+export const createPet = (purpose: string, fields: Partial<Omit<Pet, "id" | "name">> = {}): Promise<Pet> =>
+  createPetThrough(api, { name: petName(purpose), categoryId: 1, ...fields });
 
 /** One HTTP/1.1 request as bytes, with Host and the test key, and a Content-Length when it has a body. */
 export const httpRequest = (method: string, path: string, headers: Record<string, string> = {}, body = "") => {

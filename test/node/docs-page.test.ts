@@ -1,8 +1,9 @@
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DevServer, startDevServer } from "../../scripts/dev-server";
+import type { DevServer } from "../../scripts/dev-server";
+import { startScratchServer } from "../e2e/global-setup";
 import { CHROMIUM_ARGS, findChromium } from "./chromium";
 
 // The reference page in a real browser: `wrangler dev` serves the Worker as in
@@ -15,19 +16,9 @@ let origin = "";
 let apiKey = "";
 
 beforeAll(async () => {
-  server = await startDevServer({
-    name: "the docs page test",
-    command: "npm run dev",
-    args: ["--var", "CURSOR_SECRET:docs-page-test"],
-  });
+  // A scratch `npm run dev` (its own secret in .dev.vars) and a key issued the documented way, as a reader of the page would get one.
+  ({ server, apiKey } = await startScratchServer("docs page"));
   origin = server.origin;
-  // Issued the documented way, as a reader of the page would get one.
-  const printed = execFileSync(
-    "npm",
-    ["run", "--silent", "key:create", "--", "docs-page", "--persist-to", server.persistTo],
-    { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
-  );
-  apiKey = printed.trim().split("\n").at(-1) ?? "";
   browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
 }, 180_000);
 

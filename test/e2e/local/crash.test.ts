@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { type DevServer, startDevServer } from "../../../scripts/dev-server";
-import { api, type Pet } from "../client";
+import { api, type Pet, walkPages } from "../client";
 import { issueKey } from "../global-setup";
 
 // A crash in the middle of writes: a stream of creates, half with an Idempotency-Key, and
@@ -41,12 +41,8 @@ const send = (origin: string, key: string, { name, idempotencyKey }: Create) =>
 /** Every stored pet, by name, read through the listing's next links. */
 const storedByName = async (origin: string, key: string) => {
   const byName = new Map<string, Pet[]>();
-  let next: string | undefined = "/v1/pets?limit=100";
-  while (next) {
-    const response = await api(next, { origin, key });
-    expect(response.status).toBe(200);
-    for (const pet of (await response.json()) as Pet[]) byName.set(pet.name, [...(byName.get(pet.name) ?? []), pet]);
-    next = /<https?:\/\/[^/]+([^>]+)>; rel="next"/.exec(response.headers.get("Link") ?? "")?.[1];
+  for (const pet of (await walkPages(api, "/v1/pets?limit=100", { origin, key })).flat()) {
+    byName.set(pet.name, [...(byName.get(pet.name) ?? []), pet]);
   }
   return byName;
 };
