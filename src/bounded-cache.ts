@@ -13,6 +13,7 @@ export const CACHE_SHARES = {
   unknownKeys: MiB / 4,
   usageCounts: MiB / 4,
   lastUsedDays: MiB / 4,
+  cursors: MiB / 4,
 } as const satisfies Record<string, number>;
 
 // A generous estimate of what a value takes in V8's heap: strings two bytes a UTF-16

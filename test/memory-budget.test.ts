@@ -78,6 +78,7 @@ describe("the isolate's caches", () => {
       knownKeys: 0,
       unknownKeys: 0,
       lastUsedDays: 0,
+      cursors: 0,
       ...cachedBytes(),
       usageCounts: unwrittenUsageBytes(),
     };
