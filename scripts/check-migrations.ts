@@ -1,4 +1,6 @@
-// Two checks of drizzle/, run by `npm run check:migrations` (a step of `npm test`):
+// Three checks of drizzle/, run by `npm run check:migrations` (a step of `npm test`),
+// which print one line when they pass and what failed when one does:
+// - drizzle-kit's own check of its journal and snapshots (`drizzle-kit check`);
 // - src/db/schema.ts has not changed without `npm run db:generate`: drizzle-kit generates
 //   into a scratch copy of drizzle/ and must find nothing to add;
 // - no migration drops or renames anything unless it is approved below. A deploy applies
@@ -30,6 +32,11 @@ export const unapprovedDestructiveMigrations = (folder: string, approved = APPRO
         .find((text) => DESTRUCTIVE.some((pattern) => pattern.test(text)));
       return statement ? [{ file, statement: statement.trim().split("\n")[0] ?? "" }] : [];
     });
+
+const checkJournal = () => {
+  const result = spawnSync("npx", ["drizzle-kit", "check", "--config", "drizzle.config.ts"], { encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`drizzle-kit check failed:\n${result.stdout}${result.stderr}`);
+};
 
 const checkGenerated = () => {
   const scratch = mkdtempSync(path.join(tmpdir(), "petstore-migrations-"));
@@ -63,6 +70,7 @@ const checkGenerated = () => {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   try {
+    checkJournal();
     checkGenerated();
     const unsafe = unapprovedDestructiveMigrations("drizzle");
     if (unsafe.length > 0) {
