@@ -25,8 +25,13 @@ type Deprecation = {
   /** The successor, for the Link header, and what a client should do instead. */
   successor: { path: string; advice: string };
   /** The var of wrangler.toml that schedules its brownouts. */
-  brownouts: "GET_PET_BROWNOUTS";
+  brownouts: StringVar;
 };
+
+/** The names of wrangler.toml's string vars. */
+type StringVar = {
+  [Name in keyof CloudflareBindings]-?: CloudflareBindings[Name] extends string ? Name : never;
+}[keyof CloudflareBindings];
 
 /** Deprecating another operation: one entry here, and `deprecatedOperation("<its id>")` on its route. */
 export const DEPRECATIONS = {
