@@ -6,7 +6,8 @@ export { expectError } from "./error-body";
 // The one test client, for the suite in workerd (test/helpers.ts: `call`, through the
 // Worker's fetch) and the suites over HTTP (test/e2e/client.ts: `api`, on a real
 // connection): the same requests, the same createPet, the same reading of next links
-// and of error bodies. Each transport checks every answer against openapi.json.
+// and of error bodies. The workerd transport checks every answer against openapi.json
+// (test/conformance.ts); the HTTP one does when it runs through Prism (npm run test:contract).
 
 export type RequestOptions = RequestInit & {
   /** The API key for `Authorization: Bearer`; none when null (or, in workerd, when absent). */
