@@ -3,6 +3,7 @@ import { promisify } from "node:util";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DevServer } from "../../scripts/dev-server";
+import { buildRequest, createPetThrough, type RequestOptions } from "../api-client";
 import { startScratchServer } from "../e2e/global-setup";
 import { CHROMIUM_ARGS, findChromium } from "./chromium";
 
@@ -167,17 +168,13 @@ describe("GET /v1/docs in Chromium", () => {
   }, 120_000);
 });
 
+/** A request to the scratch server through the one test client (test/api-client.ts). */
+const request = (path: string, options: RequestOptions = {}) =>
+  fetch(buildRequest(new URL(path, origin), { key: apiKey, ...options }));
+
 const petExists = async (id: number) => {
-  const response = await fetch(`${origin}/v1/pets/${id}`, { headers: { Authorization: `Bearer ${apiKey}` } });
+  const response = await request(`/v1/pets/${id}`);
   await response.arrayBuffer();
   return response.status !== 404;
 };
-const createFiller = async () => {
-  const response = await fetch(`${origin}/v1/pets`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ name: "Filler", categoryId: 1 }),
-  });
-  await response.arrayBuffer();
-  expect(response.status).toBe(201);
-};
+const createFiller = () => createPetThrough(request, { name: "Filler", categoryId: 1 });
