@@ -216,6 +216,7 @@ const main = async () => {
   step(`D1 migrations (${env}, remote)`);
   runWrangler(["d1", "migrations", "apply", "DB", "--remote", "--env", env]);
 
+  // A gradual deploy has both (checked above); the other two conditions only tell TypeScript so.
   if (!gradual || !stable || !smoke) {
     step(`wrangler deploy --env ${env}${givenSecret === undefined ? "" : `, with ${REQUIRED_SECRET}`}`);
     withSecretsFile(givenSecret, (secretsArgs) => runWrangler(["deploy", "--env", env, ...secretsArgs]));

@@ -62,9 +62,7 @@ export const readPage = async (db: RequestDatabase, position: PagePosition): Pro
   const page: Page = { pets: rows.slice(0, limit) };
   const last = page.pets.at(-1);
   if (rows.length <= limit || !last) return { ...page, fromCache: false };
-  if (IMMUTABLE_PETS_CACHE) {
-    for (const pet of page.pets) pets.set(pet.id, pet);
-    fullPages.set(key, { ids: page.pets.map((pet) => pet.id) });
-  }
+  page.pets.forEach(cachePet);
+  if (IMMUTABLE_PETS_CACHE) fullPages.set(key, { ids: page.pets.map((pet) => pet.id) });
   return { ...page, nextAfterId: last.id, fromCache: false };
 };
