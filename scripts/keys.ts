@@ -13,7 +13,7 @@
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { API_KEY_PATTERN, type ApiKeyRecord, generateApiKey, hashApiKey, SCOPES, type Scope } from "../src/api-keys";
-import { parseInstant } from "../src/deprecation";
+import { parseInstant } from "../src/instant";
 import { DURATION, parseDuration } from "./duration";
 import { describeTarget, TARGET_OPTIONS, type Target, targetArgs, targetFrom } from "./target";
 import { wrangler } from "./wrangler";

@@ -11,7 +11,7 @@ import path from "node:path";
 import type { OpenAPIV3_1 } from "openapi-types";
 import * as z from "zod/mini";
 import type { $ZodType } from "zod/v4/core";
-import { ERROR_STATUS } from "../src/errors";
+import { ERROR_STATUS } from "../src/error-codes";
 import {
   API,
   BEARER_AUTH,

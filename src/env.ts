@@ -1,6 +1,6 @@
 import type { ApiKeyRecord } from "./api-keys";
-import type { RequestDatabase } from "./db/session";
-import type { ErrorCode } from "./errors";
+import type { RequestDatabase } from "./db/client";
+import type { ErrorCode } from "./error-codes";
 
 export type AppEnv = {
   Bindings: CloudflareBindings;

@@ -1,6 +1,6 @@
 import { BoundedCache } from "./bounded-cache";
+import type { RequestDatabase } from "./db/client";
 import { findPet, listPets } from "./db/pets";
-import type { RequestDatabase } from "./db/session";
 import type { Pet, PetStatus } from "./schemas";
 
 /**

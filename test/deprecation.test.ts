@@ -5,11 +5,11 @@ import { generateApiKey, hashApiKey } from "../src/api-keys";
 import { createDatabase } from "../src/db/client";
 import {
   DEPRECATED_USAGE_RETENTION_DAYS,
-  DEPRECATIONS,
   deleteOldDeprecatedCalls,
   FLUSH_DEADLINE_MS,
   FLUSH_INTERVAL_MS,
-} from "../src/deprecation";
+} from "../src/deprecated-usage";
+import { DEPRECATIONS } from "../src/deprecation";
 import type { Pet } from "../src/schemas";
 import { call, createApiKey, createPet, expectError, faultLogLines } from "./helpers";
 import { countRoundTrips, d1Error, failing } from "./wrap-bindings";

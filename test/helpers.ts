@@ -1,6 +1,6 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import { vi } from "vitest";
+import { expect, vi } from "vitest";
 import { type ApiKeyRecord, generateApiKey, hashApiKey } from "../src/api-keys";
 import worker from "../src/index";
 import type { NewPet } from "../src/schemas";
@@ -34,6 +34,18 @@ type Transport = {
 };
 
 /**
+ * The client address of the running test file (an IPv6 /64 of its own, from its path):
+ * the files share one runtime and its limiters, and each file is one client of the
+ * unknown-key throttle, as it would be alone. Tests about addresses send their own.
+ */
+const fileAddress = () => {
+  const path = expect.getState().testPath ?? "";
+  let hash = 0;
+  for (const char of path) hash = (Math.imul(hash, 31) + (char.codePointAt(0) ?? 0)) >>> 0;
+  return `2001:db8:${(hash >>> 16).toString(16)}:${(hash & 0xffff).toString(16)}::1`;
+};
+
+/**
  * Every request of the suite reaches the Worker's own fetch handler here (with the real
  * bindings, or with `bindings` in their place), and every answer is checked against
  * openapi.json before the test sees it.
@@ -43,6 +55,7 @@ export const send = async (
   { bindings, settle = false, context, onAnswer }: Transport = {},
 ): Promise<Response> => {
   const { method, url } = request;
+  if (!request.headers.has("CF-Connecting-IP")) request.headers.set("CF-Connecting-IP", fileAddress());
   let response: Response;
   if (bindings || settle || context) {
     const executionContext = context ?? createExecutionContext();

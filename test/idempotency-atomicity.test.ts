@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { call, countPets, createApiKey, expectError, faultLogLines } from "./helpers";
 
-// Storage is isolated per test file, so the trigger below affects no other test.
+// The next test file starts without the trigger below (test/apply-migrations.ts drops it).
 it("stores no pet when its idempotency record cannot be written after the insert", async () => {
   const key = await createApiKey();
   // Fails the batch's last statement, after the pet row was inserted: a crash

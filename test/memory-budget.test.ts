@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { generateApiKey, hashApiKey } from "../src/api-keys";
 import { CACHE_BUDGET_BYTES, CACHE_SHARES, type CacheShare, cachedBytes, estimateBytes } from "../src/bounded-cache";
-import { unwrittenUsageBytes } from "../src/deprecation";
+import { unwrittenUsageBytes } from "../src/deprecated-usage";
 import { call, nextPath } from "./helpers";
 
 // The isolate's caches filled with the worst case the API allows: names of 255 astral

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import * as z from "zod/mini";
 import openapi from "../openapi.json";
 import { DEPRECATIONS } from "../src/deprecation";
-import { ERROR_STATUS, type ErrorCode } from "../src/errors";
+import { ERROR_STATUS, type ErrorCode } from "../src/error-codes";
 import { app } from "../src/index";
 import { MAX_BODY_BYTES } from "../src/json-body";
 

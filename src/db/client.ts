@@ -21,6 +21,22 @@ export type D1Usage = {
 
 export const emptyD1Usage = (): D1Usage => ({ roundTrips: 0, rowsRead: 0, rowsWritten: 0, durationMs: 0 });
 
+type Query<T> = (db: Database) => Promise<T>;
+
+/** A request's access to D1: how each query may be repeated is said where it is run. */
+export type RequestDatabase = {
+  /** A read, or a write whose repeat changes nothing: retried on D1's transient errors. */
+  idempotent<T>(query: Query<T>): Promise<T>;
+  /** A write that must not be repeated: it may have committed before an error reached us. */
+  once<T>(query: Query<T>): Promise<T>;
+  /** A read on the primary, which has every committed write (a replica may lag), retried like `idempotent`. */
+  primary<T>(query: Query<T>): Promise<T>;
+  /** The retries so far, for the request's log line. */
+  readonly retries: number;
+  /** What D1 reported of the queries so far, for the request's log line. */
+  readonly usage: D1Usage;
+};
+
 const add = (usage: D1Usage, meta: D1Meta) => {
   usage.rowsRead += meta.rows_read ?? 0;
   usage.rowsWritten += meta.rows_written ?? 0;

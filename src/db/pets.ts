@@ -2,9 +2,8 @@ import { and, asc, eq, gt, gte, lt, sql } from "drizzle-orm";
 import { messagesOf } from "../faults";
 import type { NewPet, Pet, PetStatus } from "../schemas";
 import { sha256Hex } from "../sha256";
-import type { Database } from "./client";
+import type { Database, RequestDatabase } from "./client";
 import { idempotencyKeys, pets } from "./schema";
-import type { RequestDatabase } from "./session";
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 

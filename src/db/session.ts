@@ -1,25 +1,9 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { retryTransient } from "../faults";
-import { createSessionDatabase, type D1Usage, type Database, emptyD1Usage } from "./client";
+import { createSessionDatabase, emptyD1Usage } from "./client";
 
 export const BOOKMARK_HEADER = "x-d1-bookmark";
-
-type Query<T> = (db: Database) => Promise<T>;
-
-/** A request's access to D1: how each query may be repeated is said where it is run. */
-export type RequestDatabase = {
-  /** A read, or a write whose repeat changes nothing: retried on D1's transient errors. */
-  idempotent<T>(query: Query<T>): Promise<T>;
-  /** A write that must not be repeated: it may have committed before an error reached us. */
-  once<T>(query: Query<T>): Promise<T>;
-  /** A read on the primary, which has every committed write (a replica may lag), retried like `idempotent`. */
-  primary<T>(query: Query<T>): Promise<T>;
-  /** The retries so far, for the request's log line. */
-  readonly retries: number;
-  /** What D1 reported of the queries so far, for the request's log line. */
-  readonly usage: D1Usage;
-};
 
 /**
  * Opens the request's D1 session on first use only: an answer from the pet cache

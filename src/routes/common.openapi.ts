@@ -4,7 +4,7 @@
 import type { OpenAPIV3_1 } from "openapi-types";
 import type { $ZodType } from "zod/v4/core";
 import { DEPRECATIONS, deprecationHeaders } from "../deprecation";
-import { ERROR_STATUS, type ErrorCode } from "../errors";
+import { ERROR_STATUS, type ErrorCode } from "../error-codes";
 import { MAX_BODY_BYTES } from "../json-body";
 import type { RequestHeader, ResponseHeader } from "./headers.openapi";
 

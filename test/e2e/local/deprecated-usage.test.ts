@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { DevServer } from "../../../scripts/dev-server";
-import { FLUSH_DEADLINE_MS, FLUSH_INTERVAL_MS } from "../../../src/deprecation";
+import { FLUSH_DEADLINE_MS, FLUSH_INTERVAL_MS } from "../../../src/deprecated-usage";
 import { createPetThrough } from "../../api-client";
 import { api } from "../client";
 import { npmScript, startScratchServer } from "../global-setup";
