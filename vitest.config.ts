@@ -55,11 +55,13 @@ export default defineConfig(async () => {
           },
         },
         {
-          // What needs Node: the OpenAPI linter, and a real browser against `wrangler dev`.
+          // What needs Node: the OpenAPI linter, the scripts, and a real browser against the Worker.
           test: {
             name: "node",
             include: ["test/node/*.test.ts"],
             environment: "node",
+            // Its tests run scripts, wrangler and Chromium: seconds each on a loaded machine.
+            testTimeout: 30_000,
           },
         },
         {

@@ -22,7 +22,7 @@ const main = async () => {
   if (!token || !account) {
     throw new Error("Set CLOUDFLARE_API_TOKEN (with D1 edit permission) and CLOUDFLARE_ACCOUNT_ID.");
   }
-  const database = workerConfig(env).d1_databases.find(({ binding }: { binding: string }) => binding === "DB");
+  const database = (await workerConfig(env)).d1_databases.find(({ binding }: { binding: string }) => binding === "DB");
   if (!database?.database_id) throw new Error(`wrangler.toml gives ${env} no D1 database bound to DB.`);
 
   const mode = off ? "disabled" : "auto";

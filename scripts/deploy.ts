@@ -33,6 +33,8 @@ import { DEPLOYED_ENVIRONMENTS } from "./target";
 import { runWrangler, wrangler } from "./wrangler";
 
 const REQUIRED_SECRET = "CURSOR_SECRET";
+/** What wrangler says when it has no credentials (no login, no CLOUDFLARE_API_TOKEN) or Cloudflare refuses them. */
+const NOT_AUTHENTICATED = /CLOUDFLARE_API_TOKEN|not (logged in|authenticated)|wrangler login|Authentication error/i;
 /** Production's rollout unless ROLLOUT_STEPS and ROLLOUT_SOAK say otherwise. */
 const DEFAULT_ROLLOUT = { steps: "10,100", soak: "10m" };
 /** The Worker's size, gzipped, that a change may not exceed: a larger one starts slower everywhere. */
@@ -200,12 +202,18 @@ const main = async () => {
     `Give it one, at least ${MIN_SECRET_BYTES} bytes, with this deploy:\n` +
     `  ${REQUIRED_SECRET}="$(openssl rand -base64 32)" npm run deploy:${env}`;
   if (givenSecret === undefined) {
-    step(`the ${env} Worker has the secret ${REQUIRED_SECRET}`);
+    step(`whether the ${env} Worker has the secret ${REQUIRED_SECRET}`);
     let secrets: { name: string }[];
     try {
       secrets = JSON.parse(wrangler(["secret", "list", "--env", env]));
     } catch (error) {
-      throw new Error(`${(error as Error).message}\nIf this is the first deploy of ${env}: ${setItFirst}`);
+      const { message } = error as Error;
+      if (NOT_AUTHENTICATED.test(message)) {
+        throw new Error(
+          `wrangler has no credentials for Cloudflare, so nothing was deployed: run npx wrangler login, or set CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID.\n${message}`,
+        );
+      }
+      throw new Error(`wrangler could not list the ${env} Worker's secrets, so nothing was deployed:\n${message}`);
     }
     if (!secrets.some(({ name }) => name === REQUIRED_SECRET)) {
       throw new Error(`The ${env} Worker has no ${REQUIRED_SECRET}. ${setItFirst}`);
@@ -240,9 +248,9 @@ const main = async () => {
         step(`${message}: wrangler versions deploy ${versionSpecs.join(" ")}`);
         runWrangler(["versions", "deploy", ...versionSpecs, "--env", env, "--message", message, "--yes"]);
       },
-      smokeTest: (versionId) => {
+      smokeTest: async (versionId) => {
         step(`smoke test of ${versionId} against ${smoke.baseUrl}`);
-        return runSmokeTest({ ...smoke, versionOverride: versionOverride(env, versionId) });
+        return runSmokeTest({ ...smoke, versionOverride: await versionOverride(env, versionId) });
       },
       wait: (ms) => {
         step(`serving for ${ms / 60_000} min before the smoke test and the next step`);

@@ -13,12 +13,32 @@
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { API_KEY_PATTERN, type ApiKeyRecord, generateApiKey, hashApiKey, SCOPES, type Scope } from "../src/api-keys";
+import { KNOWN_KEY_TTL_MS, KV_CACHE_TTL_S } from "../src/auth";
 import { parseInstant } from "../src/instant";
 import { DURATION, parseDuration } from "./duration";
 import { describeTarget, TARGET_OPTIONS, type Target, targetArgs, targetFrom } from "./target";
 import { wrangler } from "./wrangler";
 
 const BINDING = ["--binding", "API_KEYS"];
+
+/**
+ * The scripts' clock: now, or the instant in PETSTORE_NOW (ISO 8601), which tests hand
+ * over so that a key's expiry or a roll's overlap can be over without waiting for it.
+ */
+const clock = (): number => {
+  const handed = process.env.PETSTORE_NOW;
+  if (!handed) return Date.now();
+  const instant = parseInstant(handed);
+  if (Number.isNaN(instant)) throw new Error(`PETSTORE_NOW must be an instant with a zone, not '${handed}'.`);
+  return instant;
+};
+
+/**
+ * How long after a change to a key's record every isolate acts on it: an isolate keeps a
+ * record it read for KNOWN_KEY_TTL_MS, and a deployed KV serves one from its edge cache
+ * for KV_CACHE_TTL_S more (src/auth.ts).
+ */
+const seenEverywhereAfterMs = (target: Target) => KNOWN_KEY_TTL_MS + (target.remote ? KV_CACHE_TTL_S * 1000 : 0);
 const HASH_PATTERN = /^[0-9a-f]{64}$/;
 const DEFAULT_OVERLAP = "24h";
 
@@ -68,6 +88,7 @@ export const createKey = async (
   label: string,
   target: Target,
   limits: Pick<ApiKeyRecord, "scopes" | "expiresAt"> = {},
+  now = clock(),
 ): Promise<string> => {
   const key = generateApiKey(target.env ?? "development");
   // A key with both scopes is written like one from before scopes: older code reads it alike.
@@ -76,7 +97,7 @@ export const createKey = async (
     await hashApiKey(key),
     {
       label,
-      createdAt: new Date().toISOString(),
+      createdAt: new Date(now).toISOString(),
       ...(scopes && { scopes }),
       ...(limits.expiresAt && { expiresAt: limits.expiresAt }),
     },
@@ -104,15 +125,14 @@ const existingRecord = (hash: string, target: Target) => {
  * A new key with the old one's label and scopes; the old one then expires after the
  * overlap (or sooner, if it already did), so that its clients can switch without an outage.
  */
-const rollKey = async (hash: string, overlapMs: number, expiresAt: string | undefined, target: Target) => {
+const rollKey = async (hash: string, overlapMs: number, expiresAt: string | undefined, target: Target, now: number) => {
   const old = existingRecord(hash, target);
-  const now = Date.now();
   const oldEnd = old.expiresAt === undefined ? Number.POSITIVE_INFINITY : Date.parse(old.expiresAt);
   if (!(now < oldEnd)) throw new Error(`The key with hash ${hash} has expired already: create a new one instead.`);
-  const key = await createKey(old.label, target, { scopes: old.scopes, expiresAt });
-  const oldExpiresAt = new Date(Math.min(oldEnd, now + overlapMs)).toISOString();
-  putRecord(hash, { ...old, expiresAt: oldExpiresAt }, target);
-  return { key, oldExpiresAt };
+  const key = await createKey(old.label, target, { scopes: old.scopes, expiresAt }, now);
+  const oldExpiry = Math.min(oldEnd, now + overlapMs);
+  putRecord(hash, { ...old, expiresAt: new Date(oldExpiry).toISOString() }, target);
+  return { key, oldExpiresAt: oldExpiry };
 };
 
 const revokeKey = (hash: string, target: Target) => {
@@ -188,14 +208,21 @@ const main = async () => {
   // Every command but list takes one argument: a label, or a key or its hash.
   if (extra.length > 0 || (command === "list") !== (argument === undefined)) throw new Error(USAGE);
   const target = targetFrom(values);
-  const now = Date.now();
+  const now = clock();
+  /** An instant as ISO 8601, and when every isolate acts on a change made now, if that is later. */
+  const everywhereBy = (instant: number) => {
+    const seen = now + seenEverywhereAfterMs(target);
+    return instant >= seen
+      ? `at ${new Date(instant).toISOString()} in every isolate`
+      : `at ${new Date(instant).toISOString()}, and in every isolate by ${new Date(seen).toISOString()} (an isolate acts on a changed key within ${seenEverywhereAfterMs(target) / 1000} s${target.remote ? ", KV's edge cache included" : ""})`;
+  };
   const expiresAt = values.expires === undefined ? undefined : parseExpiry(values.expires, now);
   switch (command) {
     case "create": {
       const label = argument?.trim();
       if (!label) throw new Error(`key:create needs a label.\n${USAGE}`);
       const scopes = values.scope === undefined ? undefined : parseScopes(values.scope);
-      const key = await createKey(label, target, { scopes, expiresAt });
+      const key = await createKey(label, target, { scopes, expiresAt }, now);
       console.error(
         `Created the key "${label}" (${(scopes ?? SCOPES).join(", ")}; expires ${expiresAt ?? "never"}) for ${describeTarget(target, "KV")}. It is shown once, below:`,
       );
@@ -204,9 +231,9 @@ const main = async () => {
     }
     case "roll": {
       const overlapMs = parseDuration(values.overlap ?? DEFAULT_OVERLAP, "--overlap");
-      const { key, oldExpiresAt } = await rollKey(await hashOf(argument ?? ""), overlapMs, expiresAt, target);
+      const { key, oldExpiresAt } = await rollKey(await hashOf(argument ?? ""), overlapMs, expiresAt, target, now);
       console.error(
-        `Rolled the key: the old one stops working at ${oldExpiresAt}; switch its clients to the new one, shown once, below:`,
+        `Rolled the key: the old one stops working ${everywhereBy(oldExpiresAt)}; switch its clients to the new one, shown once, below:`,
       );
       console.log(key);
       return;
@@ -217,7 +244,9 @@ const main = async () => {
     case "revoke": {
       const hash = await hashOf(argument ?? "");
       revokeKey(hash, target);
-      console.error(`Revoked the key with hash ${hash} in ${describeTarget(target, "KV")}.`);
+      console.error(
+        `Revoked the key with hash ${hash} in ${describeTarget(target, "KV")}: it stops working ${everywhereBy(now)}.`,
+      );
       return;
     }
   }

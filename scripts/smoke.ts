@@ -22,10 +22,10 @@ type SmokeTarget = { baseUrl: string; key: string; versionOverride?: string };
 const VERSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The Cloudflare-Workers-Version-Overrides value (an RFC 8941 dictionary) that routes to `versionId`. */
-export const versionOverride = (env: string, versionId: string) => {
+export const versionOverride = async (env: string, versionId: string) => {
   if (!DEPLOYED_ENVIRONMENTS.includes(env)) throw new Error(`--env must be ${DEPLOYED_ENVIRONMENTS.join(" or ")}.`);
   if (!VERSION_ID.test(versionId)) throw new Error(`Not a Worker version id: ${versionId}`);
-  return `${workerConfig(env).name}="${versionId}"`;
+  return `${(await workerConfig(env)).name}="${versionId}"`;
 };
 
 /** The API's base path: the routes live under it, at the root of the Worker's origin. */
@@ -82,7 +82,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       );
     }
     const target = smokeTarget(values["base-url"], values.key ?? process.env.SMOKE_KEY);
-    if (values.env && values.version) target.versionOverride = versionOverride(values.env, values.version);
+    if (values.env && values.version) target.versionOverride = await versionOverride(values.env, values.version);
     await runSmokeTest(target);
   } catch (error) {
     console.error((error as Error).message);

@@ -1,7 +1,6 @@
 import { type SpawnOptions, spawn, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { unstable_readConfig } from "wrangler";
 
 // Offline-friendly defaults: no Request.cf download, no metrics.
 export const wranglerEnv = {
@@ -37,5 +36,9 @@ export const runWrangler = (args: string[], env: Record<string, string> = {}) =>
 export const spawnWrangler = (args: string[], options: SpawnOptions = { stdio: "inherit" }) =>
   spawn(process.execPath, [wranglerBin, ...args], { env: wranglerEnv, ...options });
 
-/** wrangler.toml as wrangler resolves it for an environment (its Worker's name, its bindings' ids). */
-export const workerConfig = (env: string) => unstable_readConfig({ env });
+/**
+ * wrangler.toml as wrangler resolves it for an environment (its Worker's name, its
+ * bindings' ids). The package is imported here only: loading it takes seconds, which
+ * every script that merely runs wrangler's CLI would pay.
+ */
+export const workerConfig = async (env: string) => (await import("wrangler")).unstable_readConfig({ env });

@@ -26,7 +26,8 @@ export const UNKNOWN_KEY_TTL_MS = 5_000;
  * revocation made meanwhile takes effect once KV answers again); any other key gets 503.
  */
 export const KV_FAULT_GRACE_MS = 10 * 60_000;
-const KV_CACHE_TTL_S = 60;
+/** How long KV's edge cache keeps a record it read (deployed only: wrangler dev has none). */
+export const KV_CACHE_TTL_S = 60;
 /** A KV read normally takes milliseconds; one that takes this long is failing. */
 export const KV_READ_DEADLINE_MS = 3000;
 

@@ -75,6 +75,13 @@ describe("a preflight", () => {
     await expectError(response, 405, "method_not_allowed");
     expect(response.headers.get("Allow")).toBe("GET, HEAD, POST");
   });
+
+  it("is answered 204 without Allow on /v1/openapi.json, whose CORS answers every origin", async () => {
+    const response = await fetchAs("/v1/openapi.json", { method: "OPTIONS", headers: { Origin: APP } }, "");
+    expect(response.status).toBe(204);
+    expect(response.headers.get("Allow")).toBeNull();
+    expect(response.headers.get("Access-Control-Allow-Origin")).toBe("*");
+  });
 });
 
 describe("answers to an allowed origin", () => {

@@ -155,6 +155,22 @@ describe("the examples of GET /v1/docs", () => {
   });
 });
 
+describe("the servers of GET /v1/docs", () => {
+  const serversTable = (html: string) => html.match(/<section id="servers">([\s\S]*?)<\/section>/)?.[1] ?? "";
+
+  it("name first the address that serves the page, on whatever port, then the document's others", () => {
+    const table = serversTable(renderReferencePage(document, "http://127.0.0.1:8911/v1"));
+    const urls = [...table.matchAll(/<tr><td><code>([^<]+)<\/code>/g)].map(([, url]) => url);
+    expect(urls).toEqual(["http://127.0.0.1:8911/v1", ...(document.servers ?? []).map(({ url }) => url)]);
+  });
+
+  it("list the document's server that serves the page once", () => {
+    const local = (document.servers ?? []).find(({ url }) => url.startsWith("http://localhost"))?.url as string;
+    const table = serversTable(renderReferencePage(document, local));
+    expect(table.split(`<code>${local}</code>`)).toHaveLength(2);
+  });
+});
+
 describe("the navigation of GET /v1/docs", () => {
   it("lists every operation and schema in one contents, linked to their sections", async () => {
     const html = await page();

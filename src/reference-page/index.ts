@@ -106,13 +106,20 @@ ${Object.entries(operation.responses ?? {})
     return `<section class="schema" id="${schemaAnchor(name)}"><h3>${selfLink(schemaAnchor(name), escapeHtml(name))}</h3>${prose(schema.description)}<p>${summary}</p>${examples}${table(["Field", "Value", "Description"], properties)}</section>`;
   });
 
-  const servers = (document.servers ?? []).map((server) => [
-    code(server.url),
-    inline(server.description ?? ""),
-    Object.entries(server.variables ?? {})
-      .map(([name, variable]) => `${code(`{${name}}`)}: ${inline(variable.description ?? "")}`)
-      .join("<br>"),
-  ]);
+  // The address that serves this page first, as its curl lines use it; the document's
+  // servers after it, but the one that is the same address.
+  const servers = [
+    [code(apiBase), "This server: the one that serves this page", ""],
+    ...(document.servers ?? [])
+      .filter((server) => server.url !== apiBase)
+      .map((server) => [
+        code(server.url),
+        inline(server.description ?? ""),
+        Object.entries(server.variables ?? {})
+          .map(([name, variable]) => `${code(`{${name}}`)}: ${inline(variable.description ?? "")}`)
+          .join("<br>"),
+      ]),
+  ];
   const security = Object.entries(document.components?.securitySchemes ?? {}).map(([name, entry]) => {
     const scheme = resolve(entry);
     return [

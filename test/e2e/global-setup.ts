@@ -2,6 +2,7 @@ import { execFile, execFileSync } from "node:child_process";
 import { promisify, stripVTControlCharacters } from "node:util";
 import type { TestProject } from "vitest/node";
 import { type DevServer, startDevServer } from "../../scripts/dev-server";
+import { startHarness } from "./harness";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -59,13 +60,13 @@ export const startScratchServer = async (
 };
 
 /**
- * The server under test: the deployment that scripts/smoke.ts provides, else a scratch
- * `npm run dev`, stopped when the run ends.
+ * The server under test: the deployment that scripts/smoke.ts provides, else the Worker
+ * in wrangler's test harness (test/e2e/harness.ts), closed when the run ends.
  */
 export default async function setup(project: TestProject) {
   if (project.getProvidedContext().baseUrl) return;
-  const { server, apiKey } = await startScratchServer("e2e");
-  project.provide("baseUrl", server.origin);
-  project.provide("apiKey", apiKey);
-  return () => server.stop();
+  const harness = await startHarness();
+  project.provide("baseUrl", harness.origin);
+  project.provide("apiKey", harness.apiKey);
+  return () => harness.close();
 }

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { type Prism, startPrism } from "../../scripts/prism";
-import { startScratchServer } from "./global-setup";
+import { startHarness } from "./harness";
 
 // test/e2e/live through Prism's validating proxy: the tests talk to `prism proxy`, which
-// forwards to a scratch `npm run dev` and checks every answer against openapi.json.
+// forwards to the Worker in wrangler's test harness and checks every answer against openapi.json.
 // Without --errors Prism hands the API's own answers on (with it, Prism would answer
 // for the API, even the 401 of a request without a key: its CLI always checks security),
 // and it only logs the violations it finds; any of them in a response fails the run.
@@ -31,10 +31,10 @@ const documentForPrism = (directory: string) => {
 };
 
 export default async function setup(project: TestProject) {
-  const { server, apiKey } = await startScratchServer("prism");
+  const server = await startHarness();
   const scratch = mkdtempSync(path.join(tmpdir(), "petstore-prism-"));
   const stopServer = async () => {
-    await server.stop();
+    await server.close();
     rmSync(scratch, { recursive: true, force: true });
   };
   let prism: Prism;
@@ -46,11 +46,11 @@ export default async function setup(project: TestProject) {
     throw error;
   }
   project.provide("baseUrl", prism.origin);
-  project.provide("apiKey", apiKey);
+  project.provide("apiKey", server.apiKey);
   project.provide("throughPrism", true);
   return async () => {
     const violations = prism.responseViolations();
-    const outputs = `Prism's output:\n${prism.output()}\nnpm run dev's output:\n${server.output()}`;
+    const outputs = `Prism's output:\n${prism.output()}`;
     await prism.stop();
     await stopServer();
     if (violations.length > 0) {

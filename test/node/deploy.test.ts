@@ -1,3 +1,4 @@
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -98,13 +99,34 @@ describe("the bundle budget", () => {
 });
 
 describe.each(DEPLOYED_ENVIRONMENTS)("%s's observability (wrangler.toml)", (env) => {
-  const { observability, vars } = workerConfig(env);
-
-  it("keeps every access line and invocation log in Workers Logs, and traces a stated share", () => {
+  it("keeps every access line and invocation log in Workers Logs, and traces a stated share", async () => {
+    const { observability, vars } = await workerConfig(env);
     expect(vars.ACCESS_LOG).toBe("json");
     expect(observability?.enabled).toBe(true);
     expect(observability?.logs).toMatchObject({ enabled: true, invocation_logs: true, head_sampling_rate: 1 });
     expect(observability?.traces?.enabled).toBe(true);
     expect(observability?.traces?.head_sampling_rate).toBeGreaterThan(0);
+  });
+});
+
+describe("npm run deploy:<environment> without credentials", () => {
+  it("says that wrangler has none, not that the Worker lacks its secret", async () => {
+    // No secret given: the deploy asks Cloudflare whether the Worker has one.
+    const { CURSOR_SECRET: _given, ...environment } = process.env;
+    const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+      (resolve) => {
+        execFile(
+          process.execPath,
+          ["--import", "tsx", "scripts/deploy.ts", "staging"],
+          {
+            env: { ...environment, CI: "true", CLOUDFLARE_API_TOKEN: "", CLOUDFLARE_ACCOUNT_ID: "" },
+          },
+          (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
+        );
+      },
+    );
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/wrangler has no credentials for Cloudflare, so nothing was deployed/);
+    expect(stdout + stderr).not.toMatch(/has no CURSOR_SECRET|first deploy/);
   });
 });

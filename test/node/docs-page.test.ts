@@ -2,30 +2,29 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DevServer } from "../../scripts/dev-server";
 import { buildRequest, createPetThrough, type RequestOptions } from "../api-client";
-import { startScratchServer } from "../e2e/global-setup";
+import { type Harness, startHarness } from "../e2e/harness";
 import { CHROMIUM_ARGS, findChromium } from "./chromium";
 
-// The reference page in a real browser: `wrangler dev` serves the Worker as in
-// production (started by `npm run dev`, so that the database has its tables and the
-// curl lines have something to talk to), and Debian's Chromium renders the page.
+// The reference page in a real browser: wrangler's test harness serves the Worker on a
+// real port (with its migrations applied, so that the curl lines have something to talk
+// to), and Debian's Chromium renders the page.
 
-let server: DevServer | undefined;
+let server: Harness | undefined;
 let browser: Browser | undefined;
 let origin = "";
 let apiKey = "";
 
 beforeAll(async () => {
-  // A scratch `npm run dev` (its own secret in .dev.vars) and a key issued the documented way, as a reader of the page would get one.
-  ({ server, apiKey } = await startScratchServer("docs page"));
+  server = await startHarness();
+  apiKey = server.apiKey;
   origin = server.origin;
   browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
+  await server?.close();
 });
 
 const WIDE = { width: 1280, height: 720 };

@@ -2,13 +2,12 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DevServer } from "../../../scripts/dev-server";
 import { CHROMIUM_ARGS, findChromium } from "../../node/chromium";
-import { startScratchServer } from "../global-setup";
+import { type Harness, startHarness } from "../harness";
 
 // What a browser does with CORS, in Chromium: pages served from two other origins call
 // an API configured as staging and production are (ALLOWED_ORIGINS lists origins, here
-// only the first page's), started with `npm run dev -- --var ALLOWED_ORIGINS:<origin>`.
+// only the first page's), served with that var by wrangler's test harness.
 
 /** A page server on a free port: its origin is one the API may or may not allow. */
 const servePage = async (): Promise<{ server: Server; origin: string }> => {
@@ -22,22 +21,18 @@ const servePage = async (): Promise<{ server: Server; origin: string }> => {
 
 let allowedPage: Awaited<ReturnType<typeof servePage>>;
 let otherPage: Awaited<ReturnType<typeof servePage>>;
-let api: DevServer;
-let key = "";
+let api: Harness;
 let browser: Browser;
 
 beforeAll(async () => {
   [allowedPage, otherPage] = await Promise.all([servePage(), servePage()]);
-  ({ server: api, apiKey: key } = await startScratchServer("browser", [
-    "--var",
-    `ALLOWED_ORIGINS:${allowedPage.origin}`,
-  ]));
+  api = await startHarness({ vars: { ALLOWED_ORIGINS: allowedPage.origin } });
   browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await api?.stop();
+  await api?.close();
   for (const page of [allowedPage, otherPage]) page?.server.close();
 });
 
@@ -48,7 +43,7 @@ const inPageOf = async <T>(origin: string, script: (target: Target) => Promise<T
   const page = await browser.newPage();
   try {
     await page.goto(`${origin}/`);
-    return await page.evaluate(script, { base: api.origin, key });
+    return await page.evaluate(script, { base: api.origin, key: api.apiKey });
   } finally {
     await page.close();
   }

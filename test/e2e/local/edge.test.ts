@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { generateApiKey } from "../../../src/api-keys";
+import { inOneLimiterWindow } from "../../limiter-window";
 import { api, apiKey, expectError, httpRequest, rawHttp } from "../client";
 
 // What only the scratch `npm run dev` may be put through: a flood of guessed keys, and
@@ -8,36 +9,28 @@ import { api, apiKey, expectError, httpRequest, rawHttp } from "../client";
 /** A well-formed key that no record knows: what a client guessing keys sends. */
 const randomKey = () => generateApiKey("development");
 
-/** The limiter's windows are the clock's minutes: waits for the next one when less than `ms` of this one is left. */
-const withinOneMinute = async (ms: number) => {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < ms) await new Promise((resolve) => setTimeout(resolve, left + 100));
-  return Math.floor(Date.now() / 60_000);
-};
-
 describe("a client guessing keys", () => {
-  // AUTH_FAILURE_LIMITER in wrangler.toml: 60 attempts per address and minute. Under
-  // wrangler dev the client's address is the CF-Connecting-IP it sends, so each run
-  // uses addresses of its own.
+  // AUTH_FAILURE_LIMITER in wrangler.toml: 60 attempts per address and minute. Locally the
+  // client's address is the CF-Connecting-IP it sends, so each run uses addresses of its own.
   const address = () =>
     `198.18.${crypto.getRandomValues(new Uint8Array(1))[0]}.${crypto.getRandomValues(new Uint8Array(1))[0]}`;
 
   it("gets 429 with Retry-After past 60 unknown keys a minute, while a valid key from the same address works", async () => {
-    const attacker = address();
     // The valid key in use: its first use in an isolate counts once, from an address of its own here.
     expect((await api("/v1/pets?limit=1", { key: apiKey, headers: { "CF-Connecting-IP": address() } })).status).toBe(
       200,
     );
-    // 62 requests take about a second here; one minute must hold them all.
-    const minute = await withinOneMinute(15_000);
-    const statuses: number[] = [];
-    for (let guess = 0; guess < 61; guess++) {
-      const response = await api("/v1/pets", { key: randomKey(), headers: { "CF-Connecting-IP": attacker } });
-      statuses.push(response.status);
-      await response.arrayBuffer();
-    }
-    const refused = await api("/v1/pets", { key: randomKey(), headers: { "CF-Connecting-IP": attacker } });
-    expect(Math.floor(Date.now() / 60_000), "the flood crossed a minute: the window it filled was reset").toBe(minute);
+    const { attacker, statuses, refused } = await inOneLimiterWindow(async () => {
+      const attacker = address();
+      const statuses: number[] = [];
+      for (let guess = 0; guess < 61; guess++) {
+        const response = await api("/v1/pets", { key: randomKey(), headers: { "CF-Connecting-IP": attacker } });
+        statuses.push(response.status);
+        await response.arrayBuffer();
+      }
+      const refused = await api("/v1/pets", { key: randomKey(), headers: { "CF-Connecting-IP": attacker } });
+      return { attacker, statuses, refused };
+    });
     expect(statuses.slice(0, 60).every((status) => status === 401)).toBe(true);
     await expectError(refused, 429, "rate_limited");
     expect(refused.headers.get("Retry-After")).toBe("60");

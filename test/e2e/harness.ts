@@ -1,0 +1,76 @@
+import path from "node:path";
+import { createTestHarness, type TestHarness } from "wrangler";
+import { type ApiKeyRecord, generateApiKey, hashApiKey } from "../../src/api-keys";
+
+// The Worker of wrangler.toml on a real HTTP port inside the test process (wrangler's
+// test harness: the runtime that `wrangler dev` runs, without a process of its own),
+// on fresh in-memory D1 and KV with the migrations of drizzle/ applied, and a key issued
+// as scripts/keys.ts issues one. The tests about the `npm run dev` process itself, the
+// scripts that write its state on disk and outages made by locking that state from
+// another process start a real `npm run dev` instead (scripts/dev-server.ts).
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+/** The secret of every harness, unless a test hands it others. */
+const CURSOR_SECRET = "e2e-cursor-secret-0123456789abcdef";
+
+type Settings = {
+  /** Vars in place of wrangler.toml's (ALLOWED_ORIGINS, say). */
+  vars?: Record<string, string>;
+  /** Secrets in place of the test's own CURSOR_SECRET (and an empty CURSOR_SECRET_PREVIOUS). */
+  secrets?: Record<string, string>;
+};
+
+export type Harness = {
+  origin: string;
+  /** A key with both scopes, issued once the server started. */
+  apiKey: string;
+  /** Issues another key, with the record a test gives (a label, scopes, an expiry). */
+  issueKey: (record?: Partial<ApiKeyRecord>, key?: string) => Promise<string>;
+  /** Restarts the Worker with other settings: its storage is kept, its isolate is new. */
+  restart: (settings: Settings) => Promise<void>;
+  close: () => Promise<void>;
+};
+
+const workerOptions = ({ vars = {}, secrets = {} }: Settings) => ({
+  root: ROOT,
+  workers: [
+    {
+      configPath: "./wrangler.toml",
+      vars,
+      secrets: { CURSOR_SECRET, CURSOR_SECRET_PREVIOUS: "", ...secrets },
+    },
+  ],
+});
+
+const putKey = async (harness: TestHarness, record: Partial<ApiKeyRecord>, key: string) => {
+  const env = await harness.getWorker<Cloudflare.Env>().getEnv();
+  const full: ApiKeyRecord = { label: "e2e", createdAt: new Date().toISOString(), ...record };
+  await env.API_KEYS.put(await hashApiKey(key), JSON.stringify(full));
+  return key;
+};
+
+export const startHarness = async (settings: Settings = {}): Promise<Harness> => {
+  const harness = createTestHarness(workerOptions(settings));
+  try {
+    let { url } = await harness.listen();
+    await harness.getWorker().applyD1Migrations("DB");
+    const issueKey = (record: Partial<ApiKeyRecord> = {}, key = generateApiKey("development")) =>
+      putKey(harness, record, key);
+    const apiKey = await issueKey();
+    return {
+      get origin() {
+        return url.origin;
+      },
+      apiKey,
+      issueKey,
+      restart: async (next) => {
+        await harness.update(workerOptions(next));
+        ({ url } = await harness.listen());
+      },
+      close: () => harness.close(),
+    };
+  } catch (error) {
+    await harness.close();
+    throw error;
+  }
+};
