@@ -69,7 +69,7 @@ const pollUntil = async <T>(read: () => Promise<T>, done: (value: T) => boolean,
 
 // Their commands run one at a time (about 25, a few seconds each): a test may wait for
 // the others' before its own.
-describe.concurrent("the key scripts", { timeout: 300_000 }, () => {
+describe.concurrent("the key scripts", { timeout: 600_000 }, () => {
   it("key:create --scope read issues a key that lists pets and gets 403 on createPet", async () => {
     const { key: reader } = await printedKey(keys("create", ["read only", "--scope", "read"]));
     expect((await listPets(reader)).status).toBe(200);
