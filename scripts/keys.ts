@@ -132,7 +132,7 @@ const rollKey = async (hash: string, overlapMs: number, expiresAt: string | unde
   const key = await createKey(old.label, target, { scopes: old.scopes, expiresAt }, now);
   const oldExpiry = Math.min(oldEnd, now + overlapMs);
   putRecord(hash, { ...old, expiresAt: new Date(oldExpiry).toISOString() }, target);
-  return { key, oldExpiresAt: oldExpiry };
+  return { key, oldExpiry };
 };
 
 const revokeKey = (hash: string, target: Target) => {
@@ -231,9 +231,9 @@ const main = async () => {
     }
     case "roll": {
       const overlapMs = parseDuration(values.overlap ?? DEFAULT_OVERLAP, "--overlap");
-      const { key, oldExpiresAt } = await rollKey(await hashOf(argument ?? ""), overlapMs, expiresAt, target, now);
+      const { key, oldExpiry } = await rollKey(await hashOf(argument ?? ""), overlapMs, expiresAt, target, now);
       console.error(
-        `Rolled the key: the old one stops working ${everywhereBy(oldExpiresAt)}; switch its clients to the new one, shown once, below:`,
+        `Rolled the key: the old one stops working ${everywhereBy(oldExpiry)}; switch its clients to the new one, shown once, below:`,
       );
       console.log(key);
       return;
