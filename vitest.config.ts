@@ -21,6 +21,8 @@ export default defineConfig(async () => {
       // reads it through a spy); keep everything else. Vitest reads this option from the
       // root config only.
       onConsoleLog: (log: string) => !log.startsWith('{"level":"info"'),
+      // A passing run lists its files; a test is named only when it takes this long.
+      slowTestThreshold: 5_000,
       projects: [
         {
           // The API, inside workerd with real D1, KV and rate-limit bindings.
@@ -51,6 +53,7 @@ export default defineConfig(async () => {
             // two cores); test/apply-migrations.ts gives each file a fresh start.
             isolate: false,
             maxWorkers: 2,
+            sequence: { groupOrder: 0 },
             setupFiles: ["./test/apply-migrations.ts"],
           },
         },
@@ -62,6 +65,8 @@ export default defineConfig(async () => {
             environment: "node",
             // Its tests run scripts, wrangler and Chromium: seconds each on a loaded machine.
             testTimeout: 30_000,
+            maxWorkers: 2,
+            sequence: { groupOrder: 1 },
           },
         },
         {
@@ -74,6 +79,8 @@ export default defineConfig(async () => {
             globalSetup: ["./test/e2e/global-setup.ts"],
             // A deployment may be far away.
             testTimeout: 30_000,
+            maxWorkers: 2,
+            sequence: { groupOrder: 2 },
           },
         },
         {
@@ -88,6 +95,8 @@ export default defineConfig(async () => {
             environment: "node",
             globalSetup: ["./test/e2e/prism-setup.ts"],
             testTimeout: 30_000,
+            maxWorkers: 2,
+            sequence: { groupOrder: 3 },
           },
         },
       ],

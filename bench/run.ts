@@ -10,6 +10,7 @@ import { BUNDLE_BUDGET_KIB } from "../scripts/deploy";
 import { startDevServer } from "../scripts/dev-server";
 import { createKey } from "../scripts/keys";
 import { seedPets } from "../scripts/seed";
+import { openStores } from "../scripts/stores";
 import { wrangler } from "../scripts/wrangler";
 import { writeCursor } from "../src/cursor";
 import { LIST_LIMIT } from "../src/schemas";
@@ -168,7 +169,9 @@ const main = async () => {
   writeFileSync(envFile, `CURSOR_SECRET=${secret}\nCURSOR_SECRET_PREVIOUS=\n`, { mode: 0o600 });
   log(`seeding ${count} pets`);
   log(`seeded in ${seedPets({ count, persistTo }).toFixed(1)} s`);
-  const auth = { Authorization: `Bearer ${await createKey("bench", { remote: false, persistTo })}` };
+  const local = { remote: false, persistTo };
+  const stores = await openStores(local);
+  const auth = { Authorization: `Bearer ${await createKey("bench", local, stores).finally(stores.close)}` };
 
   log("starting the API and the reference Worker with wrangler dev");
   const devArgs = ["--env-file", envFile, "--log-level", values["log-level"]];

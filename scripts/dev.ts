@@ -6,6 +6,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createKey, keyExists } from "./keys";
+import { openStores } from "./stores";
 import type { Target } from "./target";
 import { spawnWrangler, wrangler } from "./wrangler";
 
@@ -40,14 +41,17 @@ const ensureLocalSecrets = () => {
 };
 
 const developmentKey = async (): Promise<string> => {
-  if (existsSync(devKeyFile)) {
-    const saved = readFileSync(devKeyFile, "utf8").trim();
-    if (await keyExists(saved, local)) return saved;
+  const saved = existsSync(devKeyFile) ? readFileSync(devKeyFile, "utf8").trim() : undefined;
+  const stores = await openStores(local);
+  try {
+    if (saved && (await keyExists(saved, stores))) return saved;
+    const key = await createKey("local development", local, stores);
+    mkdirSync(path.dirname(devKeyFile), { recursive: true });
+    writeFileSync(devKeyFile, `${key}\n`, { mode: 0o600 });
+    return key;
+  } finally {
+    await stores.close();
   }
-  const key = await createKey("local development", local);
-  mkdirSync(path.dirname(devKeyFile), { recursive: true });
-  writeFileSync(devKeyFile, `${key}\n`, { mode: 0o600 });
-  return key;
 };
 
 console.log("Applying migrations to the local D1 database...");

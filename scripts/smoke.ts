@@ -12,7 +12,6 @@
 // of a scratch `npm run dev`. scripts/deploy.ts runs it after a deploy when configured.
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { startVitest } from "vitest/node";
 import { API_KEY_PATTERN } from "../src/api-keys";
 import { DEPLOYED_ENVIRONMENTS } from "./target";
 import { workerConfig } from "./wrangler";
@@ -56,7 +55,9 @@ export const smokeTarget = (baseUrl: string, key: string | undefined): SmokeTarg
 
 /** Runs test/e2e/live against the target; vitest prints the results and sets process.exitCode if they fail. */
 export const runSmokeTest = async ({ baseUrl, key, versionOverride }: SmokeTarget) => {
-  // In this process rather than a child's, so that the key is in no command line or environment.
+  // In this process rather than a child's, so that the key is in no command line or
+  // environment; loaded here, so that a refusal of the arguments comes at once.
+  const { startVitest } = await import("vitest/node");
   const vitest = await startVitest(["test/e2e/live/"], {
     run: true,
     project: "e2e",

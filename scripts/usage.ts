@@ -5,8 +5,8 @@
 // the last call, most recent first. What an operator sends to the teams before a
 // sunset. The Worker records the calls (src/deprecation.ts) right after answering them.
 import { parseArgs } from "node:util";
-import { describeTarget, TARGET_OPTIONS, targetArgs, targetFrom } from "./target";
-import { wrangler } from "./wrangler";
+import { openStores } from "./stores";
+import { describeTarget, TARGET_OPTIONS, targetFrom } from "./target";
 
 type Usage = { key_label: string; api_key_hash: string; operation: string; calls: number; last_call_at: number };
 
@@ -20,8 +20,8 @@ try {
   const query = `select key_label, api_key_hash, operation, sum(calls) as calls, max(last_call_at) as last_call_at
     from deprecated_calls where day >= '${since}'
     group by api_key_hash, operation order by last_call_at desc`;
-  const [result] = JSON.parse(wrangler(["d1", "execute", "DB", ...targetArgs(target), "--json", "--command", query]));
-  const rows = (result?.results ?? []) as Usage[];
+  const stores = await openStores(target);
+  const rows = await stores.query<Usage>(query).finally(stores.close);
   console.log(`Calls of deprecated operations since ${since}, ${describeTarget(target, "D1")}:`);
   if (rows.length === 0) {
     console.log("none");

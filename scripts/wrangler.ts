@@ -16,7 +16,13 @@ const wranglerBin = path.join(
 
 /** Runs a wrangler command to completion and returns its stdout; throws with its output on failure. */
 export const wrangler = (args: string[]): string => {
-  const result = spawnSync(process.execPath, [wranglerBin, ...args], { env: wranglerEnv, encoding: "utf8" });
+  // What is read from stdout (--json, a KV value) is logged at the "log" level: a quieter
+  // WRANGLER_LOG in the caller's environment would leave it empty.
+  const level = process.env.WRANGLER_LOG === "debug" ? "debug" : "log";
+  const result = spawnSync(process.execPath, [wranglerBin, ...args], {
+    env: { ...wranglerEnv, WRANGLER_LOG: level },
+    encoding: "utf8",
+  });
   if (result.status !== 0) {
     throw new Error(`wrangler ${args.join(" ")} failed:\n${result.stdout}${result.stderr}`);
   }

@@ -1,6 +1,15 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { type ApiKeyRecord, hasExpired, hashApiKey, hasScope, isWellFormedApiKey, type Scope } from "./api-keys";
+import {
+  type ApiKeyRecord,
+  hasExpired,
+  hashApiKey,
+  hasScope,
+  isWellFormedApiKey,
+  KNOWN_KEY_TTL_MS,
+  KV_CACHE_TTL_S,
+  type Scope,
+} from "./api-keys";
 import { BoundedCache } from "./bounded-cache";
 import type { AppEnv } from "./env";
 import { ApiError, excerpt, unavailable } from "./errors";
@@ -13,21 +22,15 @@ const BEARER = /^bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
 const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="petstore"' };
 
 /**
- * How long a lookup is trusted inside an isolate. KV itself is eventually consistent
- * for about 60 s, so caching a known key that long adds no new staleness class; a
- * revoked key stops working at most KNOWN_KEY_TTL_MS (isolate) + KV_CACHE_TTL_S (KV's
- * edge cache) after the revocation. Unknown keys are remembered briefly, so that a
- * newly created key works within seconds.
+ * Unknown keys are remembered briefly, so that a newly created key works within seconds.
+ * A known key is trusted for KNOWN_KEY_TTL_MS (src/api-keys.ts).
  */
-export const KNOWN_KEY_TTL_MS = 60_000;
 export const UNKNOWN_KEY_TTL_MS = 5_000;
 /**
  * While KV fails, a key this isolate verified within this time keeps working (a
  * revocation made meanwhile takes effect once KV answers again); any other key gets 503.
  */
 export const KV_FAULT_GRACE_MS = 10 * 60_000;
-/** How long KV's edge cache keeps a record it read (deployed only: wrangler dev has none). */
-export const KV_CACHE_TTL_S = 60;
 /** A KV read normally takes milliseconds; one that takes this long is failing. */
 export const KV_READ_DEADLINE_MS = 3000;
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { generateApiKey, hashApiKey } from "../src/api-keys";
-import { addressGroup, KNOWN_KEY_TTL_MS, UNKNOWN_KEY_TTL_MS } from "../src/auth";
+import { generateApiKey, hashApiKey, KNOWN_KEY_TTL_MS } from "../src/api-keys";
+import { addressGroup, UNKNOWN_KEY_TTL_MS } from "../src/auth";
 import { BoundedCache } from "../src/bounded-cache";
 import { call, createApiKey, expectError } from "./helpers";
 import { inOneLimiterWindow } from "./limiter-window";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { generateApiKey, hashApiKey } from "../src/api-keys";
-import { KNOWN_KEY_TTL_MS, KV_FAULT_GRACE_MS, KV_READ_DEADLINE_MS } from "../src/auth";
+import { generateApiKey, hashApiKey, KNOWN_KEY_TTL_MS } from "../src/api-keys";
+import { KV_FAULT_GRACE_MS, KV_READ_DEADLINE_MS } from "../src/auth";
 import { D1_MAX_ATTEMPTS } from "../src/faults";
 import worker from "../src/index";
 import type { Pet } from "../src/schemas";

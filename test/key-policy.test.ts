@@ -1,7 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { generateApiKey, hashApiKey } from "../src/api-keys";
-import { KNOWN_KEY_TTL_MS } from "../src/auth";
+import { generateApiKey, hashApiKey, KNOWN_KEY_TTL_MS } from "../src/api-keys";
 import { call, countPets, createApiKey, createPet, expectError, faultLogLines } from "./helpers";
 import { countRoundTrips, d1Error, failing, type StorageCall, wrapBindings } from "./wrap-bindings";
 

@@ -18,7 +18,7 @@ const on = (path: string, init: Parameters<typeof api>[1] = {}) => api(path, { o
 
 beforeAll(async () => {
   ({ server, apiKey: key } = await startScratchServer("faults"));
-  freshKey = issueKey("never used before the outage", server.persistTo);
+  freshKey = await issueKey("never used before the outage", server.persistTo);
   // Every store has its files once used; the pet is then in the isolate's memory.
   const created = await on("/v1/pets", { method: "POST", json: { name: petName("faults"), categoryId: 1 } });
   known = (await created.json()) as Pet;

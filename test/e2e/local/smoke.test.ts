@@ -1,29 +1,24 @@
 import { connect, createServer } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { DevServer } from "../../../scripts/dev-server";
-import { npmScript, startScratchServer } from "../global-setup";
+import { npmScript } from "../global-setup";
+import { type Harness, startHarness } from "../harness";
 
 // `npm run smoke`, as an operator or the deploy workflow runs it: given the base address
-// that the document's servers name (with /v1), the key in SMOKE_KEY, against a scratch
-// `npm run dev` of its own.
+// that the document's servers name (with /v1), the key in SMOKE_KEY, against a Worker of
+// its own (test/e2e/harness.ts).
 
-let server: DevServer;
+let server: Harness;
 let key = "";
 beforeAll(async () => {
-  ({ server, apiKey: key } = await startScratchServer("smoke script"));
+  server = await startHarness();
+  key = server.apiKey;
 }, 120_000);
-afterAll(() => server?.stop());
+afterAll(() => server?.close());
 
 const smoke = async (baseUrl: string, env: Record<string, string> = {}) => {
   const { code, stdout, stderr } = await npmScript("smoke", ["--base-url", baseUrl], { SMOKE_KEY: "", ...env });
   return { code, output: stdout + stderr };
 };
-
-it("passes against the base address with /v1, the key taken from SMOKE_KEY", async () => {
-  const { code, output } = await smoke(`${server.origin}/v1`, { SMOKE_KEY: key });
-  expect(output).toMatch(/Test Files +\S*\d+ passed/);
-  expect(code).toBe(0);
-}, 120_000);
 
 /**
  * A TCP relay to the server that keeps every byte the clients sent, unchanged: what
@@ -51,7 +46,7 @@ const recordingRelay = async (target: string) => {
   };
 };
 
-it("with --version, sends every request to that version of the environment's Worker", async () => {
+it("passes against the base address with /v1, the key taken from SMOKE_KEY; with --version, sends every request to that version of the environment's Worker", async () => {
   const relay = await recordingRelay(server.origin);
   try {
     const version = "0b5e3a8c-7a51-4d2e-9c3f-4a8e2b1d6f70";
@@ -76,7 +71,7 @@ it("with --version, sends every request to that version of the environment's Wor
   }
 }, 120_000);
 
-it("refuses --version without --env, and a version that is not a Worker version id", async () => {
+it.concurrent("refuses --version without --env, and a version that is not a Worker version id", async () => {
   for (const [args, message] of [
     [["--version", "0b5e3a8c-7a51-4d2e-9c3f-4a8e2b1d6f70"], /Usage: /],
     [["--env", "production", "--version", "v2"], /Not a Worker version id: v2/],
@@ -90,7 +85,7 @@ it("refuses --version without --env, and a version that is not a Worker version 
   }
 });
 
-it.each([
+it.concurrent.each([
   ["a path other than /v1", "/v2", /must be the API's base address/],
   ["a query", "/v1?x=1", /must be the API's base address/],
 ])("refuses a base URL with %s, saying what it takes", async (_what, suffix, message) => {
@@ -99,7 +94,7 @@ it.each([
   expect(output).toMatch(message);
 });
 
-it("refuses to run without a key, saying where to give it", async () => {
+it.concurrent("refuses to run without a key, saying where to give it", async () => {
   const { code, output } = await smoke(server.origin);
   expect(code).not.toBe(0);
   expect(output).toMatch(/--key, or in SMOKE_KEY/);

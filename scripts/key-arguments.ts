@@ -1,0 +1,115 @@
+// What `npm run key:<command>` was asked to do, checked whole before anything is read or
+// written: the command, its argument, its options, the target and the clock.
+import { parseArgs } from "node:util";
+import { API_KEY_PATTERN, hashApiKey, SCOPES, type Scope } from "../src/api-keys";
+import { parseInstant } from "../src/instant";
+import { DURATION, parseDuration } from "./duration";
+import { TARGET_OPTIONS, type Target, targetFrom } from "./target";
+
+export type KeyCommand =
+  | { name: "create"; label: string; scopes?: Scope[]; expiresAt?: string }
+  | { name: "roll"; hash: string; overlapMs: number; expiresAt?: string }
+  | { name: "list" }
+  | { name: "revoke"; hash: string };
+
+const HASH_PATTERN = /^[0-9a-f]{64}$/;
+const DEFAULT_OVERLAP = "24h";
+
+export const USAGE = `Usage:
+  npm run --silent key:create -- <label> [--scope read|write|read,write] [--expires <instant or duration>]
+  npm run --silent key:roll   -- <key or hash> [--overlap <duration, default ${DEFAULT_OVERLAP}>] [--expires <instant or duration>]
+  npm run --silent key:list
+  npm run --silent key:revoke -- <key or hash>
+each with [--env staging|production --remote | --persist-to DIR].
+An instant is ISO 8601 with a zone (2027-01-31T00:00:00Z); a duration is a whole number of
+s, m, h or d (90s, 15m, 12h, 30d).`;
+
+/**
+ * The scripts' clock: now, or the instant in PETSTORE_NOW (ISO 8601), which tests hand
+ * over so that a key's expiry or a roll's overlap can be over without waiting for it.
+ */
+export const clock = (handed = process.env.PETSTORE_NOW): number => {
+  if (!handed) return Date.now();
+  const instant = parseInstant(handed);
+  if (Number.isNaN(instant)) throw new Error(`PETSTORE_NOW must be an instant with a zone, not '${handed}'.`);
+  return instant;
+};
+
+/** The instant that --expires names, as ISO: a future instant, or a duration from `now`. */
+const parseExpiry = (text: string, now: number): string => {
+  const at = DURATION.test(text) ? now + parseDuration(text, "--expires") : parseInstant(text);
+  if (Number.isNaN(at)) {
+    throw new Error(
+      `--expires must be an instant with a zone (2027-01-31T00:00:00Z) or a duration (90s, 15m, 12h, 30d), not '${text}'.`,
+    );
+  }
+  if (at <= now) throw new Error(`--expires must be in the future; ${new Date(at).toISOString()} is not.`);
+  return new Date(at).toISOString();
+};
+
+/** The scopes that --scope names, in a fixed order; throws for an unknown or empty one. */
+const parseScopes = (text: string): Scope[] => {
+  const named = text.split(",").map((scope) => scope.trim());
+  const unknown = named.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
+  if (unknown.length > 0 || named.length === 0) {
+    throw new Error(`--scope takes ${SCOPES.join(", ")} or both comma-separated, not '${text}'.`);
+  }
+  return SCOPES.filter((scope) => named.includes(scope));
+};
+
+/** The hash under which KV keeps a key's record: of the key given, or the hash itself. */
+const hashOf = async (keyOrHash = "") => {
+  const hash = API_KEY_PATTERN.test(keyOrHash) ? await hashApiKey(keyOrHash) : keyOrHash;
+  if (!HASH_PATTERN.test(hash)) throw new Error("Pass the key itself, or the hash that key:list shows.");
+  return hash;
+};
+
+/** The options each command takes beyond the target's. */
+const COMMAND_OPTIONS: Record<KeyCommand["name"], string[]> = {
+  create: ["scope", "expires"],
+  roll: ["overlap", "expires"],
+  list: [],
+  revoke: [],
+};
+
+/** The command that `args` (what follows `keys.ts`) name, its target, and the clock's now; throws if any is wrong. */
+export const parseKeyArguments = async (
+  args: string[],
+  now: number,
+): Promise<{ command: KeyCommand; target: Target }> => {
+  const { positionals, values } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      ...TARGET_OPTIONS,
+      scope: { type: "string" },
+      expires: { type: "string" },
+      overlap: { type: "string" },
+    },
+  });
+  const [name = "", argument, ...extra] = positionals;
+  const allowed = COMMAND_OPTIONS[name as KeyCommand["name"]];
+  if (!allowed) throw new Error(USAGE);
+  const misplaced = ["scope", "expires", "overlap"].filter((option) => option in values && !allowed.includes(option));
+  if (misplaced.length > 0) throw new Error(`key:${name} does not take --${misplaced.join(", --")}.\n${USAGE}`);
+  // Every command but list takes one argument: a label, or a key or its hash.
+  if (extra.length > 0 || (name === "list") !== (argument === undefined)) throw new Error(USAGE);
+  const target = targetFrom(values);
+  const expiresAt = values.expires === undefined ? undefined : parseExpiry(values.expires, now);
+  switch (name) {
+    case "create": {
+      const label = argument?.trim();
+      if (!label) throw new Error(`key:create needs a label.\n${USAGE}`);
+      const scopes = values.scope === undefined ? undefined : parseScopes(values.scope);
+      return { command: { name, label, scopes, expiresAt }, target };
+    }
+    case "roll": {
+      const overlapMs = parseDuration(values.overlap ?? DEFAULT_OVERLAP, "--overlap");
+      return { command: { name, hash: await hashOf(argument), overlapMs, expiresAt }, target };
+    }
+    case "revoke":
+      return { command: { name, hash: await hashOf(argument) }, target };
+    default:
+      return { command: { name: "list" }, target };
+  }
+};
