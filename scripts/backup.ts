@@ -9,7 +9,7 @@
 // fresh local state) and refuses any other: the file's CREATE TABLEs would fail half-way
 // on one that has. API keys live in KV, not in the backup, and keep working across a
 // restore. For production, D1 Time Travel restores a database in place to any minute of
-// the last 30 days (README, "Operating it").
+// the last 30 days (docs/operations.md, "Backing up and restoring data").
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";

@@ -5,7 +5,7 @@
 //   into a scratch copy of drizzle/ and must find nothing to add;
 // - no migration drops or renames anything unless it is approved below. A deploy applies
 //   the migrations before the new code takes traffic, so every migration must work with
-//   the version still serving: add first, remove in a later release (README, "Deploying").
+//   the version still serving: add first, remove in a later release (docs/operations.md, "Migrations run before the new code").
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -6,9 +6,10 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createKey, keyExists } from "./keys";
-import { openStores } from "./stores";
+import { applyLocalMigrations } from "./local-migrations";
+import { openLocalStores, type Stores } from "./stores";
 import type { Target } from "./target";
-import { spawnWrangler, wrangler } from "./wrangler";
+import { spawnWrangler } from "./wrangler";
 
 const passThrough = process.argv.slice(2);
 const { values } = parseArgs({
@@ -25,7 +26,7 @@ const devKeyFile = path.join(persistTo ?? ".wrangler", "dev-api-key");
 /**
  * .dev.vars is git-ignored: wrangler dev reads the Worker's local secrets from it. Both
  * secrets that wrangler.toml lists are written: CURSOR_SECRET random, and
- * CURSOR_SECRET_PREVIOUS empty, as no rotation is under way (README, "Rotating CURSOR_SECRET").
+ * CURSOR_SECRET_PREVIOUS empty, as no rotation is under way (docs/operations.md, "Rotating CURSOR_SECRET").
  */
 const ensureLocalSecrets = () => {
   let current = existsSync(".dev.vars") ? readFileSync(".dev.vars", "utf8") : "";
@@ -40,24 +41,25 @@ const ensureLocalSecrets = () => {
   if (!/^CURSOR_SECRET_PREVIOUS=/m.test(current)) add("CURSOR_SECRET_PREVIOUS=");
 };
 
-const developmentKey = async (): Promise<string> => {
+const developmentKey = async (stores: Stores): Promise<string> => {
   const saved = existsSync(devKeyFile) ? readFileSync(devKeyFile, "utf8").trim() : undefined;
-  const stores = await openStores(local);
-  try {
-    if (saved && (await keyExists(saved, stores))) return saved;
-    const key = await createKey("local development", local, stores);
-    mkdirSync(path.dirname(devKeyFile), { recursive: true });
-    writeFileSync(devKeyFile, `${key}\n`, { mode: 0o600 });
-    return key;
-  } finally {
-    await stores.close();
-  }
+  if (saved && (await keyExists(saved, stores))) return saved;
+  const key = await createKey("local development", local, stores);
+  mkdirSync(path.dirname(devKeyFile), { recursive: true });
+  writeFileSync(devKeyFile, `${key}\n`, { mode: 0o600 });
+  return key;
 };
 
-console.log("Applying migrations to the local D1 database...");
-wrangler(["d1", "migrations", "apply", "DB", "--local", ...(persistTo ? ["--persist-to", persistTo] : [])]);
 ensureLocalSecrets();
-const key = await developmentKey();
+const stores = await openLocalStores(local);
+let key: string;
+try {
+  const applied = await applyLocalMigrations(stores.database);
+  console.log(`Local D1 database: ${applied.length > 0 ? `applied ${applied.join(", ")}` : "no migrations to apply"}.`);
+  key = await developmentKey(stores);
+} finally {
+  await stores.close();
+}
 console.log(`
 Local API key (saved in ${devKeyFile}; more with: npm run --silent key:create -- <label>):
   ${key}

@@ -22,6 +22,9 @@ export type Stores = {
   close: () => Promise<void>;
 };
 
+/** Local stores also hand over the database itself (scripts/dev.ts migrates it). */
+export type LocalStores = Stores & { database: D1Database };
+
 const ROOT = path.resolve(import.meta.dirname, "..");
 const KV = ["--binding", "API_KEYS"];
 
@@ -65,7 +68,7 @@ const quietly = async <T>(start: () => Promise<T>): Promise<T> => {
 };
 
 /** `wrangler dev --persist-to <dir>` keeps its state under <dir>/v3; by default <dir> is .wrangler/state. */
-const localStores = async (target: Target): Promise<Stores> => {
+export const openLocalStores = async (target: Target): Promise<LocalStores> => {
   const { getPlatformProxy } = await import("wrangler");
   const persistTo = path.resolve(target.persistTo ?? path.join(ROOT, ".wrangler", "state"));
   const { env, dispose } = await quietly(() =>
@@ -93,6 +96,7 @@ const localStores = async (target: Target): Promise<Stores> => {
       },
     },
     query: async <Row>(sql: string) => (await env.DB.prepare(sql).all<Row>()).results,
+    database: env.DB,
     close: dispose,
   };
 };
@@ -101,7 +105,7 @@ const localStores = async (target: Target): Promise<Stores> => {
 export const openStores = async (target: Target): Promise<Stores> => {
   if (target.remote) return remoteStores(target);
   try {
-    return await localStores(target);
+    return await openLocalStores(target);
   } catch (error) {
     throw new Error(`Could not open ${describeTarget(target, "KV")}: ${(error as Error).message}`);
   }

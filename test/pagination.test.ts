@@ -136,7 +136,7 @@ describe("the cursor secret", () => {
     });
     expect(lines).toEqual([
       expect.objectContaining({
-        error: `Error: ${name} is missing or shorter than 32 bytes: set it (README, "Deploying").`,
+        error: `Error: ${name} is missing or shorter than 32 bytes: set it (docs/operations.md, "The first deploy of an environment").`,
       }),
     ]);
     expect(JSON.stringify(lines)).not.toContain("too-short-a-secret");

@@ -26,9 +26,11 @@ declare module "vitest" {
  * closed (a test blocked in a synchronous child would reuse one and get "other side closed").
  */
 export const npmScript = async (script: string, args: string[], env: Record<string, string> = {}) => {
+  // npm test quiets wrangler (WRANGLER_LOG=warn); an operator's terminal does not.
+  const { WRANGLER_LOG: _, ...operatorEnv } = process.env;
   try {
     const { stdout, stderr } = await promisify(execFile)("npm", ["run", "--silent", script, "--", ...args], {
-      env: { ...process.env, ...env },
+      env: { ...operatorEnv, ...env },
     });
     return { code: 0, stdout: stripVTControlCharacters(stdout), stderr: stripVTControlCharacters(stderr) };
   } catch (error) {

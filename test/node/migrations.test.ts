@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { unapprovedDestructiveMigrations } from "../../scripts/check-migrations";
+import { MIGRATIONS_DIR } from "../../scripts/local-migrations";
 
 // The rule that keeps a deploy safe while migrations run before the new code: nothing the
 // version still serving may use is dropped or renamed without an explicit approval.
@@ -43,5 +44,18 @@ describe("the migration check", () => {
   it("passes a destructive migration that is approved with its reason", () => {
     const approved = { "0004_drop.sql": "category_id unused since 1.4", "0005_rebuild.sql": "name only since 1.5" };
     expect(unapprovedDestructiveMigrations(folder, approved)).toEqual([]);
+  });
+});
+
+// scripts/local-migrations.ts applies drizzle/ locally as wrangler does, which holds while
+// wrangler.toml names the same folder and wrangler's default bookkeeping table.
+describe("npm run dev's migrations", () => {
+  it("come from the folder and go into the table that wrangler uses for every environment", async () => {
+    const { unstable_readConfig: readConfig } = await import("wrangler");
+    for (const env of [undefined, "staging", "production"]) {
+      const [database] = readConfig({ config: "wrangler.toml", env }).d1_databases;
+      expect(path.resolve(database?.migrations_dir ?? ""), env).toBe(MIGRATIONS_DIR);
+      expect(database?.migrations_table ?? "d1_migrations", env).toBe("d1_migrations");
+    }
   });
 });

@@ -67,6 +67,11 @@ it("restores into fresh state a database that answers the same pets, ids and ide
   const restoredRun = await npmScript("restore", ["--persist-to", restoredState, "--input", file]);
   expect(restoredRun.code, restoredRun.stderr).toBe(0);
   expect(restoredRun.stderr).toMatch(/Restored/);
+  // The backup holds the record of the migrations that npm run dev applied: wrangler, which
+  // applies them to deployed databases, finds none left to apply.
+  const migrated = await npmScript("db:migrate:local", ["--persist-to", restoredState]);
+  expect(migrated.code, migrated.stderr).toBe(0);
+  expect(migrated.stdout).toMatch(/No migrations to apply/);
   // API keys live in KV, which a backup of D1 does not hold: the key's record goes along.
   await copyKey(server.persistTo, restoredState);
 
