@@ -47,7 +47,9 @@ const payloadOf = ({ afterId, status }: CursorPosition) => `1.${afterId}.${statu
 // with a log line that names the problem (never the value).
 const usable = (name: keyof CursorSecrets, secret: string | undefined) => {
   if (!secret || encoder.encode(secret).length < MIN_SECRET_BYTES) {
-    throw new Error(`${name} is missing or shorter than ${MIN_SECRET_BYTES} bytes: set it (docs/operations.md, "The first deploy of an environment").`);
+    throw new Error(
+      `${name} is missing or shorter than ${MIN_SECRET_BYTES} bytes: set it (docs/operations.md, "The first deploy of an environment").`,
+    );
   }
   return secret;
 };
