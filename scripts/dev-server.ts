@@ -3,12 +3,12 @@
 // run time (others may be running wrangler dev on 8787 and elsewhere), on a state
 // directory of its own (never the developer's .wrangler/state), in a process group of
 // its own so that wrangler and its workerd stop together, and stopped when this
-// process exits, fails or is interrupted.
-import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
+// process exits, fails or is interrupted (scripts/supervise.ts).
+import { type SpawnOptions, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort, installCleanup, supervise } from "./supervise";
 import { spawnWrangler, wranglerEnv } from "./wrangler";
 
 export type DevServer = {
@@ -46,116 +46,8 @@ type DevServerOptions = {
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const READY_TIMEOUT_MS = 90_000;
-const STOP_GRACE_MS = 10_000;
 const ATTEMPTS = 3;
-const OUTPUT_KEPT = 64 * 1024;
 const DEFAULT_PROBE = { path: "/v1/openapi.json", isOurs: (response: Response) => response.ok };
-
-const running = new Set<{ child: ChildProcess; scratch?: string }>();
-
-const signalGroup = (child: ChildProcess, signal: NodeJS.Signals) => {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal); // the group: wrangler and the workerd it started
-  } catch {
-    // Already gone.
-  }
-};
-
-let cleanupInstalled = false;
-const installCleanup = () => {
-  if (cleanupInstalled) return;
-  cleanupInstalled = true;
-  // "exit" handlers run synchronously, which is all process.kill and rmSync need.
-  process.on("exit", () => {
-    for (const { child, scratch } of running) {
-      signalGroup(child, "SIGKILL");
-      if (scratch) rmSync(scratch, { recursive: true, force: true });
-    }
-  });
-  // Without a handler, a signal ends this process without "exit" and the groups live on.
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-    process.on(signal, () => {
-      console.error(`\n${signal}: stopping the servers started for this run.`);
-      process.exit(130);
-    });
-  }
-};
-
-/** A child in a process group of its own (spawned `detached`), watched until it is stopped. */
-type Supervised = {
-  /** What it printed (the last 64 KiB): kept for error messages, as the pipes must be drained anyway. */
-  output: () => string;
-  hasExited: () => boolean;
-  /** Stops the group: SIGTERM, SIGKILL after a grace period, then whatever outlived the leader. */
-  halt: () => Promise<void>;
-  /** Kills the group at once with SIGKILL. */
-  kill: () => Promise<void>;
-  /** For a child that exited by itself: nothing is left to stop when this process exits. */
-  forget: () => void;
-};
-
-/**
- * Watches a detached child: its output is kept (and handed to `onOutput`), and its group is
- * killed, and `scratch` removed, if this process exits, fails or is interrupted first.
- */
-export const supervise = (
-  child: ChildProcess,
-  { scratch, onOutput }: { scratch?: string; onOutput?: (text: string) => void } = {},
-): Supervised => {
-  installCleanup();
-  const entry = { child, scratch };
-  running.add(entry);
-  let output = "";
-  const keep = (chunk: Buffer) => {
-    const text = chunk.toString();
-    output = (output + text).slice(-OUTPUT_KEPT);
-    onOutput?.(text);
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
-  return {
-    output: () => output,
-    hasExited: () => child.exitCode !== null || child.signalCode !== null,
-    halt: async () => {
-      signalGroup(child, "SIGTERM");
-      const timer = setTimeout(() => signalGroup(child, "SIGKILL"), STOP_GRACE_MS);
-      await exited;
-      clearTimeout(timer);
-      signalGroup(child, "SIGKILL");
-      running.delete(entry);
-    },
-    kill: async () => {
-      signalGroup(child, "SIGKILL");
-      await exited;
-      running.delete(entry);
-    },
-    forget: () => running.delete(entry),
-  };
-};
-
-// Ports handed out by this process, so that two servers started at once never get the same one.
-const handedOut = new Set<number>();
-
-export const freePort = async (): Promise<number> => {
-  for (;;) {
-    const port = await new Promise<number>((resolve, reject) => {
-      const server = createServer();
-      server.on("error", reject);
-      server.listen(0, "127.0.0.1", () => {
-        const address = server.address();
-        server.close(() =>
-          typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-        );
-      });
-    });
-    if (!handedOut.has(port)) {
-      handedOut.add(port);
-      return port;
-    }
-  }
-};
 
 /** Another process took a port between freePort() and wrangler's bind (or so it seems: `output` tells). */
 class PortTaken extends Error {
