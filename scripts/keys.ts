@@ -62,6 +62,20 @@ export const createKey = async (
 export const keyExists = async (key: string, stores: Stores): Promise<boolean> =>
   (await readRecord(stores, await hashApiKey(key))) !== undefined;
 
+/**
+ * After a failed write that followed the creation of `key`: removes the new key, so that
+ * nothing changed, and throws saying so, or, if it cannot, which key to revoke.
+ */
+const undoCreate = async (stores: Stores, key: string, failure: string): Promise<never> => {
+  const hash = await hashApiKey(key);
+  try {
+    await stores.keys.delete(hash);
+  } catch {
+    throw new Error(`Half done: ${failure}, and the new key with hash ${hash} could not be removed: revoke it.`);
+  }
+  throw new Error(`Nothing changed: ${failure}; the new key was removed.`);
+};
+
 const existingRecord = async (stores: Stores, hash: string, target: Target) => {
   const record = await readRecord(stores, hash);
   if (!record) throw new Error(`No key with hash ${hash} in ${describeTarget(target, "KV")}.`);
@@ -135,7 +149,9 @@ const runKeyCommand = async (command: KeyCommand, target: Target, stores: Stores
       if (!(now < oldEnd)) throw new Error(`The key with hash ${hash} has expired already: create a new one instead.`);
       const key = await createKey(old.label, target, stores, { scopes: old.scopes, expiresAt }, now);
       const oldExpiry = Math.min(oldEnd, now + overlapMs);
-      await putRecord(stores, hash, { ...old, expiresAt: new Date(oldExpiry).toISOString() });
+      await putRecord(stores, hash, { ...old, expiresAt: new Date(oldExpiry).toISOString() }).catch((error: Error) =>
+        undoCreate(stores, key, `the old key's expiry could not be written (${error.message})`),
+      );
       const said = `Rolled the key: the old one stops working ${everywhereBy(oldExpiry)}; switch its clients to the new one, shown once, below:`;
       return { said, printed: [key] };
     }

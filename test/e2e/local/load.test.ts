@@ -4,7 +4,7 @@ import { apiKey, baseUrl, createPet } from "../client";
 
 // Many connections at once: cached full pages, partial pages (a D1 query each) and keyed
 // creates (a D1 batch each), in turn on every connection. Every answer is a 2xx, with
-// no connection error or timeout. Not a benchmark (npm run bench is one): a set number of
+// no connection error, and none left unanswered. Not a benchmark (npm run bench is one): a set number of
 // requests, however fast the machine answers them, to show nothing breaks under load.
 
 const CONNECTIONS = 256;
@@ -12,13 +12,14 @@ const CONNECTIONS = 256;
 const PER_CONNECTION = 3;
 
 it(`answers ${CONNECTIONS} connections, ${PER_CONNECTION} requests each, with nothing but 2xx`, async () => {
-  const connections = CONNECTIONS;
   for (let pet = 0; pet < 6; pet++) await createPet("under load");
   const auth = { Authorization: `Bearer ${apiKey}` };
   const result = await autocannon({
     url: baseUrl,
-    connections,
-    amount: connections * PER_CONNECTION,
+    connections: CONNECTIONS,
+    amount: CONNECTIONS * PER_CONNECTION,
+    // Seconds a request may take: a loaded machine answers slowly, which is not what this tests.
+    timeout: 90,
     requests: [
       { method: "GET", path: "/v1/pets?limit=5", headers: auth },
       { method: "GET", path: "/v1/pets?status=sold", headers: auth },
@@ -34,10 +35,12 @@ it(`answers ${CONNECTIONS} connections, ${PER_CONNECTION} requests each, with no
       },
     ],
   });
-  expect(result["2xx"]).toBe(connections * PER_CONNECTION);
-  expect({ non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts }).toEqual({
+  // In one comparison, so that a failure shows what the other answers were.
+  const { non2xx, errors, timeouts } = result;
+  expect({ ok: result["2xx"], non2xx, errors, timeouts }).toEqual({
+    ok: CONNECTIONS * PER_CONNECTION,
     non2xx: 0,
     errors: 0,
     timeouts: 0,
   });
-}, 60_000);
+}, 120_000);

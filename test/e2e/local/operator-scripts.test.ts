@@ -114,12 +114,33 @@ describe("the key scripts", () => {
       /^[0-9a-f]{64} +listed and used +read,write +\d{4}-\d\d-\d\dT[\d:.]+Z +2099-01-01T00:00:00\.000Z +(\S+)$/m;
     // The day of use is written right after the response.
     await expect
-      .poll(async () => row.exec((await keys(["list"])).printed.join("\n"))?.[1], { timeout: 10_000, interval: 250 })
+      .poll(async () => row.exec((await keys(["list"])).printed.join("\n"))?.[1], { timeout: 20_000, interval: 250 })
       .toBe(today);
     const { code, stdout } = await keyScript("list", []);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^hash +label +scopes +created +expires +last used$/m);
     expect(row.exec(stdout)?.[1]).toBe(today);
+  });
+
+  it("key:roll changes nothing when the old key's new expiry cannot be written", async () => {
+    const old = await newKey(["create", "roll that fails"]);
+    const before = (await keys(["list"])).printed.filter((line) => line.includes("roll that fails"));
+    // The local KV, with its second write failing: the old key's record.
+    let puts = 0;
+    const failing: Stores = {
+      ...stores,
+      keys: {
+        ...stores.keys,
+        put: (name, value, metadata) =>
+          ++puts === 2 ? Promise.reject(new Error("KV write failed")) : stores.keys.put(name, value, metadata),
+      },
+    };
+    const roll = runKeys(["roll", old, "--persist-to", server.persistTo], Date.now(), failing);
+    await expect(roll).rejects.toThrow(
+      /^Nothing changed: the old key's expiry could not be written \(KV write failed\)/,
+    );
+    expect((await keys(["list"])).printed.filter((line) => line.includes("roll that fails"))).toEqual(before);
+    expect((await listPets(old)).status).toBe(200);
   });
 
   it("refuse bad arguments with a clear message and a non-zero exit, and write nothing", async () => {
