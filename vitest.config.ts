@@ -1,6 +1,7 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { HeaviestFirst } from "./test/heaviest-first";
 
 const RATE_LIMIT_IN_TESTS = 150;
 const TEST_CURSOR_SECRET = "test-cursor-secret-0123456789abcdef";
@@ -23,6 +24,7 @@ export default defineConfig(async () => {
       onConsoleLog: (log: string) => !log.startsWith('{"level":"info"'),
       // A passing run lists its files; a test is named only when it takes this long.
       slowTestThreshold: 5_000,
+      sequence: { sequencer: HeaviestFirst },
       projects: [
         {
           // The API, inside workerd with real D1, KV and rate-limit bindings.

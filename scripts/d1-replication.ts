@@ -6,19 +6,24 @@
 // Takes CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID from the environment, as wrangler
 // does, and CLOUDFLARE_API_BASE_URL if set (wrangler's name for another API address).
 // Verify with `npx wrangler d1 info <database> --env <env>`: read_replication.mode.
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { DEPLOYED_ENVIRONMENTS } from "./target";
 import { workerConfig } from "./wrangler";
 
 const DEFAULT_API = "https://api.cloudflare.com/client/v4";
 
-const main = async () => {
-  const { values } = parseArgs({ options: { env: { type: "string" }, off: { type: "boolean", default: false } } });
+/** Runs `npm run d1:replication -- ...args` with the variables of `environment`: what it reports, or why it failed. */
+export const setReadReplication = async (args: string[], environment: NodeJS.ProcessEnv): Promise<string> => {
+  const { values } = parseArgs({
+    args,
+    options: { env: { type: "string" }, off: { type: "boolean", default: false } },
+  });
   const { env, off } = values;
   if (!env || !DEPLOYED_ENVIRONMENTS.includes(env)) {
     throw new Error(`Usage: npm run d1:replication -- --env <${DEPLOYED_ENVIRONMENTS.join("|")}> [--off]`);
   }
-  const { CLOUDFLARE_API_TOKEN: token, CLOUDFLARE_ACCOUNT_ID: account } = process.env;
+  const { CLOUDFLARE_API_TOKEN: token, CLOUDFLARE_ACCOUNT_ID: account } = environment;
   if (!token || !account) {
     throw new Error("Set CLOUDFLARE_API_TOKEN (with D1 edit permission) and CLOUDFLARE_ACCOUNT_ID.");
   }
@@ -26,7 +31,7 @@ const main = async () => {
   if (!database?.database_id) throw new Error(`wrangler.toml gives ${env} no D1 database bound to DB.`);
 
   const mode = off ? "disabled" : "auto";
-  const api = (process.env.CLOUDFLARE_API_BASE_URL || DEFAULT_API).replace(/\/$/, "");
+  const api = (environment.CLOUDFLARE_API_BASE_URL || DEFAULT_API).replace(/\/$/, "");
   const response = await fetch(`${api}/accounts/${account}/d1/database/${database.database_id}`, {
     method: "PUT",
     headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
@@ -41,14 +46,14 @@ const main = async () => {
     const reasons = answer.errors?.map(({ message }) => message).join("; ") || `HTTP ${response.status}`;
     throw new Error(`Cloudflare refused to set read replication of ${database.database_name} to ${mode}: ${reasons}`);
   }
-  console.log(
-    `Read replication of ${database.database_name} (${env}): ${answer.result?.read_replication?.mode ?? mode}`,
-  );
+  return `Read replication of ${database.database_name} (${env}): ${answer.result?.read_replication?.mode ?? mode}`;
 };
 
-try {
-  await main();
-} catch (error) {
-  console.error((error as Error).message);
-  process.exitCode = 1;
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  try {
+    console.log(await setReadReplication(process.argv.slice(2), process.env));
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exitCode = 1;
+  }
 }

@@ -58,33 +58,46 @@ export const runSmokeTest = async ({ baseUrl, key, versionOverride }: SmokeTarge
   // In this process rather than a child's, so that the key is in no command line or
   // environment; loaded here, so that a refusal of the arguments comes at once.
   const { startVitest } = await import("vitest/node");
-  const vitest = await startVitest(["test/e2e/live/"], {
+  // Without vitest.config.ts, whose workerd project would load wrangler for nothing here
+  // (seconds): the live tests need Node and the values provided, nothing else.
+  const vitest = await startVitest([], {
+    config: false,
     run: true,
-    project: "e2e",
+    include: ["test/e2e/live/**/*.test.ts"],
+    environment: "node",
+    // One worker after another file: they share nothing but the server.
+    isolate: false,
+    testTimeout: 30_000,
     provide: { baseUrl, apiKey: key, versionOverride },
   });
   await vitest.close();
   return !process.exitCode;
 };
 
+/** The target that `npm run smoke -- ...args` names, the key from --key or else `smokeKey`; refuses anything else. */
+export const smokeArguments = async (args: string[], smokeKey: string | undefined): Promise<SmokeTarget> => {
+  const { values } = parseArgs({
+    args,
+    options: {
+      "base-url": { type: "string" },
+      key: { type: "string" },
+      env: { type: "string" },
+      version: { type: "string" },
+    },
+  });
+  if (!values["base-url"] || !values.env !== !values.version) {
+    throw new Error(
+      "Usage: SMOKE_KEY=<API key> npm run smoke -- --base-url <https://.../v1> [--env <staging|production> --version <version id>]   (or --key <API key>)",
+    );
+  }
+  const target = smokeTarget(values["base-url"], values.key ?? smokeKey);
+  if (values.env && values.version) target.versionOverride = await versionOverride(values.env, values.version);
+  return target;
+};
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   try {
-    const { values } = parseArgs({
-      options: {
-        "base-url": { type: "string" },
-        key: { type: "string" },
-        env: { type: "string" },
-        version: { type: "string" },
-      },
-    });
-    if (!values["base-url"] || !values.env !== !values.version) {
-      throw new Error(
-        "Usage: SMOKE_KEY=<API key> npm run smoke -- --base-url <https://.../v1> [--env <staging|production> --version <version id>]   (or --key <API key>)",
-      );
-    }
-    const target = smokeTarget(values["base-url"], values.key ?? process.env.SMOKE_KEY);
-    if (values.env && values.version) target.versionOverride = await versionOverride(values.env, values.version);
-    await runSmokeTest(target);
+    await runSmokeTest(await smokeArguments(process.argv.slice(2), process.env.SMOKE_KEY));
   } catch (error) {
     console.error((error as Error).message);
     process.exitCode = 1;

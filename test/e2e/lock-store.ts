@@ -38,13 +38,35 @@ process.stdin.on("end", () => {
 
 export type HeldLock = { release: () => Promise<void> };
 
-/** Locks every SQLite file of `store` (its objects' databases, not wrangler's metadata) under `persistTo`. */
-export const lockStore = async (persistTo: string, store: keyof typeof STORES): Promise<HeldLock> => {
+/** The SQLite files of `store` under `persistTo`: its objects' databases, not wrangler's metadata. */
+const storeFiles = (persistTo: string, store: keyof typeof STORES) => {
   const folder = path.join(persistTo, STORES[store].folder);
   const files = readdirSync(folder)
     .filter((name) => name.endsWith(".sqlite") && name !== "metadata.sqlite")
     .map((name) => path.join(folder, name));
   if (files.length === 0) throw new Error(`no ${store} database under ${folder} yet`);
+  return files;
+};
+
+/**
+ * Reads the local D1 database as a plain SQLite reader, which never fails the server's
+ * writes: a query through wrangler's D1 takes the write lock (see STORES), and one that
+ * meets the server's write makes that write fail.
+ */
+export const peekDatabase = <Row>(persistTo: string, sql: string): Row[] => {
+  const { DatabaseSync } = process.getBuiltinModule("node:sqlite");
+  const [file] = storeFiles(persistTo, "d1");
+  const db = new DatabaseSync(file as string, { readOnly: true });
+  try {
+    return db.prepare(sql).all() as Row[];
+  } finally {
+    db.close();
+  }
+};
+
+/** Locks every SQLite file of `store` under `persistTo`. */
+export const lockStore = async (persistTo: string, store: keyof typeof STORES): Promise<HeldLock> => {
+  const files = storeFiles(persistTo, store);
   const holder = spawn(process.execPath, ["-e", HOLDER, STORES[store].lock, ...files], {
     stdio: ["pipe", "pipe", "pipe"],
   });

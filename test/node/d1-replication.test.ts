@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setReadReplication } from "../../scripts/d1-replication";
 import { npmScript } from "../e2e/global-setup";
 
 // `npm run d1:replication` against a stand-in for Cloudflare's API that records what it
-// was asked and answers as the API does.
+// was asked and answers as the API does: once as an operator types it (a process, its
+// output and exit code), then through the same function in this process.
 
 type Recorded = { method?: string; url?: string; authorization?: string; body: unknown };
 const recorded: Recorded[] = [];
@@ -30,13 +32,16 @@ afterAll(() => new Promise((resolve) => standIn.close(resolve)));
 
 const credentials = { CLOUDFLARE_API_TOKEN: "test-token", CLOUDFLARE_ACCOUNT_ID: "0123456789abcdef" };
 const replication = (args: string[], env: Record<string, string> = credentials) =>
-  npmScript("d1:replication", args, { CLOUDFLARE_API_BASE_URL: api, ...env });
+  setReadReplication(args, { CLOUDFLARE_API_BASE_URL: api, ...env });
 
 describe("npm run d1:replication", () => {
   it("asks the API to turn read replication on for the environment's database, with the token", async () => {
     recorded.length = 0;
     answer = { status: 200, body: { success: true, errors: [], result: { read_replication: { mode: "auto" } } } };
-    const { code, stdout } = await replication(["--env", "production"]);
+    const { code, stdout } = await npmScript("d1:replication", ["--env", "production"], {
+      CLOUDFLARE_API_BASE_URL: api,
+      ...credentials,
+    });
     expect(code).toBe(0);
     expect(stdout).toContain("Read replication of petstore-production (production): auto");
     expect(recorded).toEqual([
@@ -52,8 +57,9 @@ describe("npm run d1:replication", () => {
   it("turns it off with --off, for staging's database", async () => {
     recorded.length = 0;
     answer = { status: 200, body: { success: true, result: { read_replication: { mode: "disabled" } } } };
-    const { code } = await replication(["--env", "staging", "--off"]);
-    expect(code).toBe(0);
+    expect(await replication(["--env", "staging", "--off"])).toBe(
+      "Read replication of petstore-staging (staging): disabled",
+    );
     expect(recorded).toMatchObject([
       { url: expect.stringMatching(/0000000001$/), body: { read_replication: { mode: "disabled" } } },
     ]);
@@ -61,22 +67,17 @@ describe("npm run d1:replication", () => {
 
   it("fails with the API's reason when it refuses", async () => {
     answer = { status: 403, body: { success: false, errors: [{ code: 10000, message: "Authentication error" }] } };
-    const { code, stderr } = await replication(["--env", "production"]);
-    expect(code).toBe(1);
-    expect(stderr).toContain(
+    await expect(replication(["--env", "production"])).rejects.toThrow(
       "Cloudflare refused to set read replication of petstore-production to auto: Authentication error",
     );
   });
 
   it("sends nothing without credentials or an environment, and says what it needs", async () => {
     recorded.length = 0;
-    const withoutToken = await replication(["--env", "production"], {
-      CLOUDFLARE_API_TOKEN: "",
-      CLOUDFLARE_ACCOUNT_ID: "",
-    });
-    expect(withoutToken.code).toBe(1);
-    expect(withoutToken.stderr).toContain("Set CLOUDFLARE_API_TOKEN");
-    const withoutEnv = await replication([]);
+    await expect(
+      replication(["--env", "production"], { CLOUDFLARE_API_TOKEN: "", CLOUDFLARE_ACCOUNT_ID: "" }),
+    ).rejects.toThrow("Set CLOUDFLARE_API_TOKEN");
+    const withoutEnv = await npmScript("d1:replication", [], { CLOUDFLARE_API_BASE_URL: api, ...credentials });
     expect(withoutEnv.code).toBe(1);
     expect(withoutEnv.stderr).toContain("Usage: npm run d1:replication -- --env <staging|production>");
     expect(recorded).toEqual([]);
