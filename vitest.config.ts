@@ -1,7 +1,7 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { HeaviestFirst } from "./test/heaviest-first";
+import { HeaviestFirst } from "./test/heaviest-first.ts";
 
 const RATE_LIMIT_IN_TESTS = 150;
 const TEST_CURSOR_SECRET = "test-cursor-secret-0123456789abcdef";
@@ -24,6 +24,8 @@ export default defineConfig(async () => {
       onConsoleLog: (log: string) => !log.startsWith('{"level":"info"'),
       // A passing run lists its files; a test is named only when it takes this long.
       slowTestThreshold: 5_000,
+      // The projects run in one group (none sets sequence.groupOrder), two files at a time
+      // (each sets maxWorkers: 2, which a group requires alike), the slowest first.
       sequence: { sequencer: HeaviestFirst },
       projects: [
         {
@@ -55,7 +57,6 @@ export default defineConfig(async () => {
             // two cores); test/apply-migrations.ts gives each file a fresh start.
             isolate: false,
             maxWorkers: 2,
-            sequence: { groupOrder: 0 },
             setupFiles: ["./test/apply-migrations.ts"],
           },
         },
@@ -65,10 +66,12 @@ export default defineConfig(async () => {
             name: "node",
             include: ["test/node/*.test.ts"],
             environment: "node",
+            // The files of a worker share its modules (wrangler takes seconds to load): none
+            // changes them, and each starts and stops what it runs.
+            isolate: false,
             // Its tests run scripts, wrangler and Chromium: seconds each on a loaded machine.
             testTimeout: 30_000,
             maxWorkers: 2,
-            sequence: { groupOrder: 1 },
           },
         },
         {
@@ -78,11 +81,11 @@ export default defineConfig(async () => {
             name: "e2e",
             include: ["test/e2e/**/*.test.ts"],
             environment: "node",
+            isolate: false,
             globalSetup: ["./test/e2e/global-setup.ts"],
             // A deployment may be far away.
             testTimeout: 30_000,
             maxWorkers: 2,
-            sequence: { groupOrder: 2 },
           },
         },
         {
@@ -95,10 +98,10 @@ export default defineConfig(async () => {
             // these send, and the links those follow, cannot pass through it unchanged.
             exclude: ["test/e2e/live/body-bytes.test.ts", "test/e2e/live/next-links.test.ts"],
             environment: "node",
+            isolate: false,
             globalSetup: ["./test/e2e/prism-setup.ts"],
             testTimeout: 30_000,
             maxWorkers: 2,
-            sequence: { groupOrder: 3 },
           },
         },
       ],

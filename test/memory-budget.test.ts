@@ -10,10 +10,17 @@ import { call, nextPath } from "./helpers";
 // every limit from 90 to 100 through every cursor, keys with 1,000-character labels
 // (each key's day of last use recorded), and unknown keys. What they hold, estimated, stays within CACHE_BUDGET_BYTES (16 MiB,
 // against the isolate's 128 MB), and each cache is filled to its share.
+//
+// A cached page holds its pets' ids, not the pets: the many pages that fill the page and
+// cursor caches are walked over pending pets with one-letter names (a page of those costs
+// a twentieth of a page of long names to send), and the pet cache is filled last by the
+// available pets with the longest names.
 
 const PETS = 8_000;
+const PAGED_PETS = 6_000;
 const KEYS = 1_200;
-const UNKNOWN_KEYS = 1_500;
+const DEPRECATED_CALLERS = 360;
+const UNKNOWN_KEYS = 1_300;
 const AT_ONCE = 25;
 
 afterEach(() => {
@@ -41,6 +48,10 @@ describe("the isolate's caches", () => {
     // No usage flush runs meanwhile: the deprecated calls stay counted in memory.
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     await env.DB.prepare(
+      `with recursive n(i) as (select 1 union all select i + 1 from n where i < ${PAGED_PETS})
+       insert into pets (name, category_id, status) select 'p', i, 'pending' from n`,
+    ).run();
+    await env.DB.prepare(
       `with recursive n(i) as (select 1 union all select i + 1 from n where i < ${PETS})
        insert into pets (name, category_id, status) select replace(printf('%.*c', 255, 'x'), 'x', '🐕'), i, 'available' from n`,
     ).run();
@@ -51,26 +62,34 @@ describe("the isolate's caches", () => {
         env.API_KEYS.put(await hashApiKey(key), JSON.stringify({ label, createdAt: new Date().toISOString() })),
       ),
     );
-    const keyOf = (index: number) => keys[index % KEYS] as string;
+    // Each authenticated request with a key of its own, so that every one adds to the key caches.
+    let used = 0;
+    const nextKey = () => keys[used++ % KEYS] as string;
 
-    // Every valid key calls getPet (its record, its deprecated calls); unknown keys are refused.
-    await sendAll(
-      keys.map((_, index) => `/v1/pets/${1 + index}`),
-      keyOf,
-      200,
-    );
-    await sendAll(Array(UNKNOWN_KEYS).fill("/v1/pets"), () => generateApiKey("development"), 401);
-    // Every page at every limit from 90 to 100: the first pages, then each page's next.
-    for (let limit = 90; limit <= 100; limit++) {
-      let path: string | undefined = `/v1/pets?limit=${limit}`;
+    /** Every page from the first, following each page's next link. */
+    const walk = async (firstPath: string, address: string) => {
+      let path: string | undefined = firstPath;
       for (let page = 0; path; page++) {
-        const headers = { "CF-Connecting-IP": `198.19.${limit}.${page & 255}` };
-        const response = await call(path, { key: keyOf(page), headers, bindings: env });
+        const headers = { "CF-Connecting-IP": `${address}.${page & 255}` };
+        const response = await call(path, { key: nextKey(), headers, bindings: env });
         expect(response.status).toBe(200);
         await response.arrayBuffer();
         path = nextPath(response);
       }
-    }
+    };
+    // The pending pets at every limit from 90 to 100: pages and cursors.
+    const limits = Array.from({ length: 11 }, (_, index) => 90 + index);
+    await Promise.all(limits.map((limit) => walk(`/v1/pets?status=pending&limit=${limit}`, `198.19.${limit}`)));
+    // Keys call getPet (its record, its deprecated calls); unknown keys are refused.
+    const firstAvailable = PAGED_PETS + 1;
+    await sendAll(
+      Array.from({ length: DEPRECATED_CALLERS }, (_, index) => `/v1/pets/${firstAvailable + index}`),
+      nextKey,
+      200,
+    );
+    await sendAll(Array(UNKNOWN_KEYS).fill("/v1/pets"), () => generateApiKey("development"), 401);
+    // The available pets, more than the pet cache holds.
+    await walk("/v1/pets?status=available&limit=100", "198.20.0");
 
     const held: Record<CacheShare, number> = {
       pets: 0,

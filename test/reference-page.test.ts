@@ -5,7 +5,7 @@ import { type Examples, type OpenApi, operationsOf, readerOf } from "../src/refe
 import { BASE_URL, call, countPets, createApiKey, createPet, send } from "./helpers";
 
 // The reference page's curl lines, examples and navigation. The page in a browser, and
-// its curl lines run by bash against `wrangler dev`, are in test/node/docs-page.test.ts.
+// its curl lines run by bash against the Worker in wrangler's test harness, are in test/e2e/local/docs-page.test.ts.
 
 const document = openapi as unknown as OpenApi.Document;
 const { resolve } = readerOf(document);

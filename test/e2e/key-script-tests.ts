@@ -6,7 +6,7 @@ import { runKeys } from "../../scripts/keys";
 import type { Stores } from "../../scripts/stores";
 import { KNOWN_KEY_TTL_MS } from "../../src/api-keys";
 import { api, expectError, petName } from "./client";
-import { npmScript } from "./global-setup";
+import { npmScript } from "./npm-script";
 
 // The key scripts on the state of a scratch `npm run dev` that serves what they write
 // (test/e2e/local/operator-scripts.test.ts starts it). `npm run key:create` and a refusal run

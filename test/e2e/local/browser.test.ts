@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM_ARGS, findChromium } from "../../node/chromium";
+import { CHROMIUM_ARGS, findChromium } from "../chromium";
 import { type Harness, startHarness } from "../harness";
 
 // What a browser does with CORS, in Chromium: pages served from two other origins call

@@ -1,31 +1,41 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStores } from "../../../scripts/stores";
+import { startDevServer } from "../../../scripts/dev-server";
+import { createKey } from "../../../scripts/keys";
+import { applyLocalMigrations } from "../../../scripts/local-migrations";
+import { openLocalStores } from "../../../scripts/stores";
 import { FLUSH_DEADLINE_MS, FLUSH_INTERVAL_MS } from "../../../src/deprecated-usage";
 import { createPetThrough } from "../../api-client";
 import { backupTests } from "../backup-tests";
 import { api } from "../client";
-import { npmScript, startScratchServer } from "../global-setup";
 import { keyScriptTests, type ScratchState } from "../key-script-tests";
 import { peekDatabase } from "../lock-store";
+import { npmScript } from "../npm-script";
 
 // The operator scripts that read and write the state of a local server, against one
-// scratch `npm run dev` that serves what they write: the key scripts, the report of
-// deprecated calls, backup and restore. One test at a time: while another process writes
-// the local KV store, the server's reads of it fail (as test/e2e/local/outages.test.ts
-// makes them fail on purpose).
+// scratch `wrangler dev` that serves what they write: the key scripts, the report of
+// deprecated calls, backup and restore. Its state is prepared as `npm run dev` prepares
+// it, in this process (test/e2e/local/outages.test.ts starts `npm run dev` itself). One
+// test at a time: while another process writes the local KV store, the server's reads of
+// it fail (as test/e2e/local/outages.test.ts makes them fail on purpose).
 
+const KEY_LABEL = "operator";
+const persistTo = mkdtempSync(path.join(tmpdir(), "petstore-operator-scripts-"));
 const state = {} as ScratchState;
 beforeAll(async () => {
-  const { server, apiKey } = await startScratchServer("operator scripts");
-  Object.assign(state, {
-    server,
-    key: apiKey,
-    stores: await openStores({ remote: false, persistTo: server.persistTo }),
-  });
+  const target = { remote: false, persistTo };
+  const stores = await openLocalStores(target);
+  state.stores = stores;
+  await applyLocalMigrations(stores.database);
+  state.key = await createKey(KEY_LABEL, target, stores);
+  state.server = await startDevServer({ name: "the operator scripts tests", command: "wrangler dev", persistTo });
 }, 120_000);
 afterAll(async () => {
   await state.stores?.close();
   await state.server?.stop();
+  rmSync(persistTo, { recursive: true, force: true });
 });
 
 describe("the key scripts", () => keyScriptTests(state));
@@ -42,7 +52,7 @@ it("usage:deprecated shows the getPet calls under the caller's key label", async
   await expect.poll(recorded, { timeout: FLUSH_INTERVAL_MS + FLUSH_DEADLINE_MS, interval: 250 }).toBe(1);
   const { code, stdout } = await npmScript("usage:deprecated", ["--persist-to", state.server.persistTo, "--days", "1"]);
   expect(code).toBe(0);
-  expect(stdout).toMatch(/^local development +[0-9a-f]{12}… +getPet +1 +\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
+  expect(stdout).toMatch(/^operator +[0-9a-f]{12}… +getPet +1 +\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
 });
 
 describe("backup and restore", () => backupTests(state));

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type DevServer, startDevServer } from "../../../scripts/dev-server";
 import { createKey } from "../../../scripts/keys";
 import { openStores } from "../../../scripts/stores";
+import { API_KEY_PATTERN } from "../../../src/api-keys";
 import { api, expectError, type Pet, petName, walkPages } from "../client";
-import { printedDevKey } from "../global-setup";
 import { lockStore } from "../lock-store";
 
 // Outages made from outside a scratch `npm run dev` of this file's own, while requests run:
@@ -15,6 +15,17 @@ import { lockStore } from "../lock-store";
 //   never 500 and never 401 for a valid key, and recovers by itself once the lock is gone;
 // - then the server (wrangler and workerd) is killed with SIGKILL in the middle of a
 //   stream of creates, and restarted on the same state.
+
+/** The development key that `npm run dev` printed (scripts/dev.ts prints it alone on its line). */
+const printedDevKey = (started: DevServer): string => {
+  const printed = started
+    .output()
+    .split("\n")
+    .map((line) => line.trim())
+    .find((line) => API_KEY_PATTERN.test(line));
+  if (!printed) throw new Error(`npm run dev printed no key:\n${started.output()}`);
+  return printed;
+};
 
 const persistTo = mkdtempSync(path.join(tmpdir(), "petstore-outages-"));
 const servers: DevServer[] = [];

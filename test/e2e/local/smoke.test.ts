@@ -1,8 +1,8 @@
 import { connect, createServer } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { smokeArguments } from "../../../scripts/smoke";
-import { npmScript } from "../global-setup";
 import { type Harness, startHarness } from "../harness";
+import { npmScript } from "../npm-script";
 
 // `npm run smoke`, as an operator or the deploy workflow runs it: given the base address
 // that the document's servers name (with /v1), the key in SMOKE_KEY, against a Worker of

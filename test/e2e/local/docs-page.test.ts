@@ -2,29 +2,22 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildRequest, createPetThrough, type RequestOptions } from "../api-client";
-import { type Harness, startHarness } from "../e2e/harness";
-import { CHROMIUM_ARGS, findChromium } from "./chromium";
+import { buildRequest, createPetThrough, type RequestOptions } from "../../api-client";
+import { CHROMIUM_ARGS, findChromium } from "../chromium";
+import { apiKey, baseUrl as origin } from "../client";
 
-// The reference page in a real browser: wrangler's test harness serves the Worker on a
-// real port (with its migrations applied, so that the curl lines have something to talk
-// to), and Debian's Chromium renders the page.
+// The reference page in a real browser: the Worker in wrangler's test harness of the
+// e2e run (test/e2e/global-setup.ts: a real port, the migrations applied, so that the
+// curl lines have something to talk to), and Debian's Chromium renders the page.
 
-let server: Harness | undefined;
 let browser: Browser | undefined;
-let origin = "";
-let apiKey = "";
 
 beforeAll(async () => {
-  server = await startHarness();
-  apiKey = server.apiKey;
-  origin = server.origin;
   browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  await server?.close();
 });
 
 const WIDE = { width: 1280, height: 720 };
@@ -167,7 +160,7 @@ describe("GET /v1/docs in Chromium", () => {
   }, 120_000);
 });
 
-/** A request to the scratch server through the one test client (test/api-client.ts). */
+/** A request to the server through the one test client (test/api-client.ts). */
 const request = (path: string, options: RequestOptions = {}) =>
   fetch(buildRequest(new URL(path, origin), { key: apiKey, ...options }));
 
