@@ -6,24 +6,16 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { BUNDLE_BUDGET_KIB } from "../scripts/deploy";
 import { startDevServer } from "../scripts/dev-server";
 import { createKey } from "../scripts/keys";
 import { seedPets } from "../scripts/seed";
 import { openStores } from "../scripts/stores";
-import { wrangler } from "../scripts/wrangler";
-import { writeCursor } from "../src/cursor";
 import { LIST_LIMIT } from "../src/schemas";
+import { measureScale } from "./scale";
+import { measureStartup, STARTUP_RUNS } from "./startup";
+import { check, GOALS, median, page, type Sample, status, type Target, verdict } from "./targets";
 
 const RUN_DIR = path.resolve(".wrangler/bench/run");
-const STARTUP_RUNS = 5;
-const SCALE_SAMPLES = 200;
-/**
- * A target's req/s must be at least this share of the reference that pays the same
- * binding calls: the rate-limit call of every authenticated request, and the query of
- * one that reaches D1.
- */
-const GOALS = { limit: 0.9, limitAndQuery: 0.9 } as const;
 
 const { values } = parseArgs({
   options: {
@@ -52,91 +44,11 @@ const args = process.argv.slice(2);
 const command = args.length ? `npm run bench -- ${args.join(" ")}` : "npm run bench";
 
 const log = (message: string) => console.log(`[bench] ${message}`);
-const median = (numbers: number[]) => {
-  const sorted = numbers.toSorted((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
-const p99 = (numbers: number[]) => numbers.toSorted((a, b) => a - b)[Math.ceil(numbers.length * 0.99) - 1] ?? 0;
-const verdict = (met: boolean) => (met ? "met" : "NOT met");
-
-type Target = {
-  name: string;
-  url: string;
-  ok: (status: number, body: unknown) => boolean;
-  goal?: keyof typeof GOALS;
-  method?: "GET" | "POST";
-  headers?: Record<string, string>;
-  body?: string;
-};
-type Sample = { rps: number; p50: number; p99: number; failures: number };
-
-const status = (expected: number) => (actual: number) => actual === expected;
-const page = (full: boolean) => (actual: number, body: unknown) =>
-  actual === 200 &&
-  Array.isArray(body) &&
-  (full ? body.length === LIST_LIMIT.default : body.length > 0 && body.length < LIST_LIMIT.default);
-
-const send = ({ url, method, headers, body }: Target) => fetch(url, { method, headers, body });
-
-// A target answering 401 or an empty page would look fast: each answer is checked first.
-const check = async (target: Target) => {
-  const response = await send(target);
-  const body: unknown = await response.json().catch(() => undefined);
-  if (!target.ok(response.status, body)) {
-    throw new Error(`${target.name} answered ${response.status}: ${JSON.stringify(body)}`);
-  }
-};
 
 const load = async ({ url, method = "GET", headers, body }: Target, seconds: number): Promise<Sample> => {
   const result = await autocannon({ url, method, headers, body, connections, duration: seconds });
   const { requests, latency, errors, non2xx } = result;
   return { rps: requests.average, p50: latency.p50, p99: latency.p99, failures: errors + non2xx };
-};
-
-/** The bundle and the startup CPU time (non-idle samples of a CPU profile, about 1 ms apart). */
-const measureStartup = () => {
-  const runs = Array.from({ length: STARTUP_RUNS }, (_, run) => {
-    const outfile = path.join(RUN_DIR, `startup-${run}.cpuprofile`);
-    const output = wrangler(["check", "startup", "--env", "production", "--outfile", outfile]);
-    const bundle = /Bundle: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(output);
-    const active = /Active: ([\d.]+) ms/.exec(output);
-    if (!bundle || !active) throw new Error(`Unexpected output of wrangler check startup:\n${output}`);
-    return { raw: Number(bundle[1]), gzip: Number(bundle[2]), cpuMs: Number(active[1]) };
-  });
-  const { raw, gzip } = runs[0] ?? { raw: 0, gzip: 0 };
-  const cpu = runs.map((run) => run.cpuMs);
-  return [
-    `Bundle (wrangler check startup --env production): ${raw} KiB raw, ${gzip} KiB gzip` +
-      ` (budget ${BUNDLE_BUDGET_KIB} KiB gzip, which npm run check:deploy enforces: ${verdict(gzip <= BUNDLE_BUDGET_KIB)})`,
-    `Startup CPU (the same, "Active"): median ${median(cpu).toFixed(1)} ms (runs: ${cpu.map((ms) => ms.toFixed(1)).join(", ")})`,
-  ];
-};
-
-/** The partial page reached through a cursor deep into the pets against the first one, by sequential requests. */
-const measureScale = async (first: Target, secret: string) => {
-  const afterPets = Math.min(50_000, Math.floor(count / 2));
-  log(`scale: the partial page after ${afterPets} pets vs the first`);
-  // The scratch database is new, so the pets' ids run from 1 to count.
-  const cursor = await writeCursor({ CURSOR_SECRET: secret }, { afterId: afterPets, status: "pending" });
-  const deep = { ...first, name: `partial page after ${afterPets} pets`, url: `${first.url}&cursor=${cursor}` };
-  await check(deep);
-  const times: [number[], number[]] = [[], []];
-  for (let index = 0; index < SCALE_SAMPLES + 20; index++) {
-    for (const [which, target] of [first, deep].entries()) {
-      const started = performance.now();
-      await (await send(target)).arrayBuffer();
-      // The first 20 of each warm up the isolate and SQLite's page cache.
-      if (index >= 20) times[which]?.push(performance.now() - started);
-    }
-  }
-  const [firstMs, deepMs] = times;
-  const ratio = median(deepMs) / median(firstMs);
-  const figures = (ms: number[]) => `p50 ${median(ms).toFixed(2)} ms (p99 ${p99(ms).toFixed(2)})`;
-  return (
-    `Scale (${count} pets, ${SCALE_SAMPLES} sequential requests each): ${deep.name} ${figures(deepMs)}` +
-    ` vs the first partial page ${figures(firstMs)}: ${ratio.toFixed(2)}x (target <= 1.5x: ${verdict(ratio <= 1.5)})`
-  );
 };
 
 /** Each target for `duration` s in turn, `rounds` times; each round starts one target later, so none always follows the same one. */
@@ -160,7 +72,7 @@ const main = async () => {
   rmSync(RUN_DIR, { recursive: true, force: true });
   mkdirSync(RUN_DIR, { recursive: true });
   log(`wrangler check startup (${STARTUP_RUNS} runs)`);
-  const figures = measureStartup();
+  const figures = measureStartup(RUN_DIR);
 
   // Scratch state and secret: the developer's .wrangler/state and .dev.vars are left alone.
   const persistTo = path.join(RUN_DIR, "api");
@@ -257,7 +169,7 @@ const main = async () => {
       if (failures) warnings.push(`WARNING: ${target.name}: ${failures} errors or non-2xx answers under load.`);
       return `| ${[target.name, of("rps"), of("p50"), of("p99"), ...ratios, met].join(" | ")} |`;
     });
-    if (values.count !== undefined) figures.push(await measureScale(partial, secret));
+    if (values.count !== undefined) figures.push(await measureScale(partial, secret, count, log));
 
     const report = [
       `\`${command}\`, ${new Date().toISOString().slice(0, 10)}: ${count} pets seeded,` +

@@ -20,130 +20,24 @@
 // (`--secrets-file`): the only way to give a Worker that does not exist yet its required
 // secret. Without it, the deployed Worker must already have one.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { gzipSync } from "node:zlib";
 import { MIN_SECRET_BYTES } from "../src/cursor";
+import { BUNDLE_BUDGET_KIB, checkBundleBudget } from "./bundle-budget";
 import { parseDuration } from "./duration";
+import { parseRolloutSteps, rollOut } from "./rollout";
 import { runSmokeTest, smokeTarget, versionOverride } from "./smoke";
 import { DEPLOYED_ENVIRONMENTS } from "./target";
+import { REQUIRED_SECRET, servingVersion, uploadVersion, withSecretsFile } from "./versions";
 import { runWrangler, wrangler } from "./wrangler";
 
-const REQUIRED_SECRET = "CURSOR_SECRET";
 /** What wrangler says when it has no credentials (no login, no CLOUDFLARE_API_TOKEN) or Cloudflare refuses them. */
 const NOT_AUTHENTICATED = /CLOUDFLARE_API_TOKEN|not (logged in|authenticated)|wrangler login|Authentication error/i;
 /** Production's rollout unless ROLLOUT_STEPS and ROLLOUT_SOAK say otherwise. */
 const DEFAULT_ROLLOUT = { steps: "10,100", soak: "10m" };
-/** The Worker's size, gzipped, that a change may not exceed: a larger one starts slower everywhere. */
-export const BUNDLE_BUDGET_KIB = 60;
 
 const step = (title: string) => console.log(`\n[deploy] ${title}`);
-
-/** The shares of traffic, in percent, that a new version gets in turn: rising, ending at 100. */
-export const parseRolloutSteps = (text: string): number[] => {
-  const steps = text.split(",").map((share) => Number(share.trim()));
-  const rising = steps.every((share, i) => Number.isInteger(share) && share > (steps[i - 1] ?? 0));
-  if (!rising || steps.at(-1) !== 100) {
-    throw new Error(`ROLLOUT_STEPS must be rising whole percentages ending at 100, such as 10,50,100, not '${text}'.`);
-  }
-  return steps;
-};
-
-export type Rollout = { stable: string; candidate: string; steps: number[]; soakMs: number };
-
-/** What a rollout does to the world: `wrangler versions deploy`, the smoke test of a version, waiting. */
-export type RolloutActions = {
-  deploy: (versionSpecs: string[], message: string) => void;
-  smokeTest: (versionId: string) => Promise<boolean>;
-  wait: (ms: number) => Promise<void>;
-};
-
-/**
- * Moves traffic from `stable` to `candidate`: at 0% first, where only the smoke test's
- * version override reaches it, then through `steps`. A failed smoke test gives all
- * traffic back to `stable` and throws.
- */
-export const rollOut = async ({ stable, candidate, steps, soakMs }: Rollout, actions: RolloutActions) => {
-  const checked = async (share: number) => {
-    if (await actions.smokeTest(candidate)) return;
-    actions.deploy([`${stable}@100%`], `rollback: the smoke test failed against ${candidate} at ${share}%`);
-    throw new Error(`The smoke test failed against ${candidate} at ${share}%: ${stable} serves all traffic again.`);
-  };
-  actions.deploy([`${stable}@100%`, `${candidate}@0%`], `${candidate} at 0%, for its smoke test`);
-  await checked(0);
-  for (const share of steps) {
-    if (share === 100) {
-      actions.deploy([`${candidate}@100%`], `${candidate} at 100%`);
-      return;
-    }
-    actions.deploy([`${candidate}@${share}%`, `${stable}@${100 - share}%`], `${candidate} at ${share}%`);
-    await actions.wait(soakMs);
-    await checked(share);
-  }
-};
-
-/** The version serving most of an environment's traffic now; throws if it has no deployment. */
-const servingVersion = (env: string): string => {
-  let deployment: { versions: { version_id: string; percentage: number }[] };
-  try {
-    deployment = JSON.parse(wrangler(["deployments", "status", "--env", env, "--json"]));
-  } catch (error) {
-    throw new Error(
-      `${(error as Error).message}\nWithout a deployed version to keep serving, deploy ${env} all at once: npm run deploy:${env} -- --all-at-once`,
-    );
-  }
-  const [serving] = deployment.versions.toSorted((a, b) => b.percentage - a.percentage);
-  if (!serving) throw new Error(`${env} has no deployed version.`);
-  return serving.version_id;
-};
-
-/** Runs `upload` with a file for CURSOR_SECRET, when one is given, that is gone afterwards. */
-const withSecretsFile = <T>(secret: string | undefined, upload: (secretsArgs: string[]) => T): T => {
-  if (secret === undefined) return upload([]);
-  // JSON, not dotenv: wrangler expands $VAR in dotenv values, and a secret may hold a $.
-  const directory = mkdtempSync(path.join(tmpdir(), "petstore-deploy-"));
-  const secretsFile = path.join(directory, "secrets.json");
-  try {
-    writeFileSync(secretsFile, JSON.stringify({ [REQUIRED_SECRET]: secret }), { mode: 0o600 });
-    return upload(["--secrets-file", secretsFile]);
-  } finally {
-    rmSync(directory, { recursive: true, force: true });
-  }
-};
-
-/** `wrangler versions upload`, tagged with the commit; returns the new version's id (from wrangler's output file). */
-const uploadVersion = (env: string, secretsArgs: string[]): string => {
-  const directory = mkdtempSync(path.join(tmpdir(), "petstore-upload-"));
-  const outputFile = path.join(directory, "output.jsonl");
-  try {
-    const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).stdout.trim();
-    const tag = commit ? ["--tag", commit, "--message", `commit ${commit}`] : [];
-    runWrangler(["versions", "upload", "--env", env, ...tag, ...secretsArgs], {
-      WRANGLER_OUTPUT_FILE_PATH: outputFile,
-    });
-    const entries = readFileSync(outputFile, "utf8")
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line));
-    const versionId = entries.find(({ type }) => type === "version-upload")?.version_id;
-    if (typeof versionId !== "string") throw new Error("wrangler versions upload reported no version id.");
-    return versionId;
-  } finally {
-    rmSync(directory, { recursive: true, force: true });
-  }
-};
-
-/** The size in KiB of a built Worker, gzipped; throws if it is over BUNDLE_BUDGET_KIB. */
-export const checkBundleBudget = (bundle: string): number => {
-  const gzipKiB = gzipSync(readFileSync(bundle)).length / 1024;
-  if (gzipKiB > BUNDLE_BUDGET_KIB) {
-    throw new Error(`The Worker is ${gzipKiB.toFixed(2)} KiB gzip, over its budget of ${BUNDLE_BUDGET_KIB} KiB.`);
-  }
-  return gzipKiB;
-};
 
 /** Builds the Worker as it would be uploaded, checks its size, and prints what a deploy would do. */
 const dryRun = (env: string, allAtOnce: boolean, { steps, soakMs }: { steps: number[]; soakMs: number }) => {

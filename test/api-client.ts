@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import type { NewPet, Pet } from "../src/schemas";
 
-export { expectError } from "./error-body";
+export { expectError, expectUnavailable } from "./error-body";
 
 // The one test client, for the suite in workerd (test/helpers.ts: `call`, through the
 // Worker's fetch) and the suites over HTTP (test/e2e/client.ts: `api`, on a real

@@ -15,3 +15,10 @@ export const expectError = async (response: Response, status: number, code: stri
   expect(body.message).not.toBe("");
   return body;
 };
+
+/** A 503 `unavailable`, which tells the client when to try again. */
+export const expectUnavailable = async (response: Response): Promise<ErrorBody> => {
+  const error = await expectError(response, 503, "unavailable");
+  expect(response.headers.get("Retry-After")).toBe("3");
+  return error;
+};

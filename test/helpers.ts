@@ -3,11 +3,11 @@ import { env, exports } from "cloudflare:workers";
 import { expect, vi } from "vitest";
 import { type ApiKeyRecord, generateApiKey, hashApiKey } from "../src/api-keys";
 import worker from "../src/index";
-import type { NewPet } from "../src/schemas";
+import type { NewPet, Pet } from "../src/schemas";
 import { buildRequest, createPetThrough, type RequestOptions } from "./api-client";
 import { expectConformance } from "./conformance";
 
-export { expectError, nextLink, nextPath, walkPages } from "./api-client";
+export { expectError, expectUnavailable, nextLink, nextPath, walkPages } from "./api-client";
 
 export const BASE_URL = "https://petstore.test";
 
@@ -77,6 +77,12 @@ export const call = (path: string, { bindings, settle, context, onAnswer, ...opt
   send(buildRequest(`${BASE_URL}${path}`, options), { bindings, settle, context, onAnswer });
 
 export const createPet = (key: string, pet: Partial<NewPet>) => createPetThrough(call, pet, { key });
+
+/** A key, and a pending pet created with it: what a file about faults serves while they last. */
+export const keyWithPet = async (label: string): Promise<{ key: string; pet: Pet }> => {
+  const key = await createApiKey(label);
+  return { key, pet: await createPet(key, { name: "Steady", categoryId: 1, status: "pending" }) };
+};
 
 export const countPets = async (): Promise<number> => {
   const row = await env.DB.prepare("select count(*) as count from pets").first<{ count: number }>();

@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import openapi from "../openapi.json";
 import { renderReferencePage } from "../src/reference-page";
 import { type Examples, type OpenApi, operationsOf, readerOf } from "../src/reference-page/document";
+import { curlLines, curlRequest, escapeHtml, shellWords } from "./curl-lines";
 import { BASE_URL, call, countPets, createApiKey, createPet, send } from "./helpers";
 
-// The reference page's curl lines, examples and navigation. The page in a browser, and
+// The reference page's curl lines, examples and navigation (with examples of every kind,
+// test/reference-page-examples.test.ts). The page in a browser, and
 // its curl lines run by bash against the Worker in wrangler's test harness, are in test/e2e/local/docs-page.test.ts.
 
 const document = openapi as unknown as OpenApi.Document;
@@ -15,75 +17,6 @@ const page = async () => {
   const response = await call("/v1/docs", { key: null });
   expect(response.status).toBe(200);
   return response.text();
-};
-
-const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
-const unescapeHtml = (html: string) => html.replace(/&(?:amp|lt|gt|quot|#39);/g, (entity) => ENTITIES[entity] ?? "");
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (character) => Object.entries(ENTITIES).find(([, c]) => c === character)?.[0] ?? "");
-
-/** Each operation's curl line as the page shows it (its text, as a browser would copy it). */
-const curlLines = (html: string) =>
-  new Map(
-    [
-      ...html.matchAll(/<section class="operation[^"]*" id="([^"]+)">[\s\S]*?<pre class="curl"><code>([^<]*)<\/code>/g),
-    ].map(([, id, line]) => [id ?? "", unescapeHtml(line ?? "")]),
-  );
-
-/**
- * The words a POSIX shell makes of a curl line, for the quoting the page may use:
- * '...', "..." expanding $NAME, and a backslash outside quotes. Anything else the
- * shell would interpret fails the test.
- */
-const shellWords = (line: string, variables: Record<string, string>): string[] => {
-  const words: string[] = [];
-  let word: string | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const character = line[i] ?? "";
-    if (character === "\\") {
-      // A backslash-newline joins lines; any other character after a backslash is itself.
-      i++;
-      if (line[i] !== "\n") word = (word ?? "") + (line[i] ?? "");
-    } else if (character === " " || character === "\n") {
-      if (word !== undefined) words.push(word);
-      word = undefined;
-    } else if (character === "'" || character === '"') {
-      const end = line.indexOf(character, i + 1);
-      if (end < 0) throw new Error(`An unclosed ${character} in: ${line}`);
-      const quoted = line.slice(i + 1, end);
-      if (character === '"' && /[\\`]|\$(?!\w)/.test(quoted)) throw new Error(`Unexpected in "...": ${quoted}`);
-      word =
-        (word ?? "") + (character === "'" ? quoted : quoted.replace(/\$(\w+)/g, (_, name) => variables[name] ?? ""));
-      i = end;
-    } else if (/[\\$`*?[\]{}~#&|;<>()!]/.test(character))
-      throw new Error(`The shell would interpret ${character} in: ${line}`);
-    else word = (word ?? "") + character;
-  }
-  if (word !== undefined) words.push(word);
-  return words;
-};
-
-/** The request that curl would send for these words (the options the page uses, and no others). */
-const curlRequest = (words: string[]) => {
-  expect(words[0]).toBe("curl");
-  let method = "GET";
-  let url = "";
-  let body: string | undefined;
-  const headers = new Headers();
-  for (let i = 1; i < words.length; i++) {
-    const word = words[i] ?? "";
-    if (word === "-i") continue;
-    if (word === "-X") method = words[++i] ?? "";
-    else if (word === "-H") {
-      const [name = "", ...value] = (words[++i] ?? "").split(":");
-      headers.set(name, value.join(":").trim());
-    } else if (word === "-d") {
-      body = words[++i];
-      if (method === "GET") method = "POST";
-    } else if (word.startsWith("-")) throw new Error(`An option the test does not know: ${word}`);
-    else url = word;
-  }
-  return new Request(url, { method, headers, body });
 };
 
 const operations = operationsOf(document).map(({ operation }) => operation);
@@ -197,97 +130,5 @@ describe("the navigation of GET /v1/docs", () => {
       const headingHtml = html.slice(start, html.indexOf(`</${heading}>`, start));
       expect(headingHtml, id).toContain(`<a class="anchor" href="#${id}">`);
     }
-  });
-});
-
-describe("renderReferencePage, with examples of every kind OpenAPI 3.1 allows", () => {
-  // Today's document with what a richer one may hold: examples on parameters (one of them
-  // a cursor, which no server would accept), in maps with summaries and $refs, on
-  // headers and schemas, a string example of HTML, an externalValue, and text to escape.
-  const rich = structuredClone(openapi) as unknown as OpenApi.Document & {
-    components: { examples: Record<string, OpenApi.ExampleObject>; headers: Record<string, Examples> };
-  };
-  const own = readerOf(rich).resolve;
-  /** Replaces whatever examples the holder has (the document may already give some). */
-  const give = (holder: Examples | undefined, examples: Examples) => {
-    if (!holder) throw new Error("openapi.json lacks a part the test gives examples to");
-    delete holder.example;
-    delete holder.examples;
-    Object.assign(holder, examples);
-  };
-  const operation = (path: string, method: string) => {
-    const found = operationsOf(rich).find((entry) => entry.path === path && entry.method === method.toUpperCase());
-    if (!found) throw new Error(`openapi.json lacks ${method} ${path}`);
-    return found.operation;
-  };
-  const body = (path: string, method: string, status: string | undefined, mediaType = "application/json") => {
-    const { requestBody, responses } = operation(path, method);
-    const { content } = status
-      ? own(responses?.[status] ?? { $ref: "#/missing" })
-      : own(requestBody ?? { $ref: "#/missing" });
-    return content?.[mediaType];
-  };
-  const parameter = (path: string, method: string, name: string) =>
-    (operation(path, method).parameters ?? [])
-      .map((parameter) => own(parameter))
-      .find((parameter) => parameter.name === name);
-
-  give(parameter("/pets", "get", "limit"), { example: 2 });
-  give(parameter("/pets", "get", "status"), { examples: { sold: { summary: "Sold pets", value: "sold" } } });
-  give(parameter("/pets", "get", "cursor"), { example: "not-a-real-cursor" });
-  give(parameter("/pets/{petId}", "get", "petId"), { example: 3 });
-  rich.components.examples = {
-    ...rich.components.examples,
-    Irish: { summary: "A name with a quote", value: { name: "O'Brien </pre><script>", categoryId: 1 } },
-  };
-  give(body("/pets", "post", undefined), { examples: { irish: { $ref: "#/components/examples/Irish" } } });
-  give(body("/pets", "get", "400"), {
-    examples: {
-      limit: { summary: "`limit` too big", value: { code: "invalid_request", message: "limit: <= 100", status: 400 } },
-      elsewhere: { externalValue: "https://example.com/error.json" },
-    },
-  });
-  give(body("/pets", "get", "200"), { example: [{ id: 1, name: "Rex & co", categoryId: 1, status: "available" }] });
-  give(body("/docs", "get", "200", "text/html"), { example: "<!doctype html><title>Reference</title>" });
-  give(rich.components.headers.RequestId, { example: "0123-request" });
-  give(rich.components.schemas?.PetStatus, { examples: ["pending"] });
-  give(rich.components.schemas?.Pet, { examples: [{ id: 7, name: "Seven" }] });
-
-  const html = renderReferencePage(rich, API_BASE);
-  const lines = curlLines(html);
-
-  it("puts the portable examples in the curl lines and leaves the cursor out", () => {
-    expect(lines.get("listPets")).toBe(
-      `curl -i '${API_BASE}/pets?limit=2&status=sold' \\\n  -H "Authorization: Bearer $KEY"`,
-    );
-    expect(lines.get("getPet")).toBe(`curl -i '${API_BASE}/pets/3' \\\n  -H "Authorization: Bearer $KEY"`);
-  });
-
-  it("quotes the request body's example for the shell, from a $ref in examples", () => {
-    const words = shellWords(lines.get("createPet") ?? "", { KEY: "k" });
-    expect(words.at(-1)).toBe(JSON.stringify({ name: "O'Brien </pre><script>", categoryId: 1 }));
-    expect(words).toEqual(expect.arrayContaining(["-X", "POST", "Authorization: Bearer k"]));
-  });
-
-  it("shows each example once, escaped, with its summary", () => {
-    expect(html).not.toContain("<script>");
-    expect(html).toContain("For example, A name with a quote:");
-    expect(html).toContain(escapeHtml(JSON.stringify({ name: "O'Brien </pre><script>", categoryId: 1 }, null, 2)));
-    expect(html).toContain("For example, <code>limit</code> too big:");
-    expect(html).toContain(
-      escapeHtml(JSON.stringify({ code: "invalid_request", message: "limit: <= 100", status: 400 }, null, 2)),
-    );
-    expect(html).toContain("Rex &amp; co");
-    expect(html).toContain("<code>https://example.com/error.json</code>");
-    expect(html).not.toContain('href="https://example.com');
-    // HTML is shown as HTML source, not as a JSON string.
-    expect(html).toContain(
-      '<pre class="example"><code>&lt;!doctype html&gt;&lt;title&gt;Reference&lt;/title&gt;</code>',
-    );
-    expect(html).toContain("for example <code>2</code>");
-    expect(html).toContain("for example <code>sold</code> (Sold pets)");
-    expect(html).toContain("for example <code>0123-request</code>");
-    expect(html).toContain("for example <code>pending</code>");
-    expect(html).toContain(escapeHtml(JSON.stringify({ id: 7, name: "Seven" }, null, 2)));
   });
 });

@@ -1,6 +1,6 @@
 // The OpenAPI description of the operations in ./pets.ts, with the examples that the
 // reference page shows and that mocks such as Prism's answer. Only the generator
-// (scripts/openapi.ts) and the tests import this. test/openapi.test.ts checks every
+// (scripts/openapi.ts) and the tests import this. test/openapi-examples.test.ts checks every
 // example against its schema and replays each error's request for that exact body.
 import type { Scope } from "../api-keys";
 import { DEPRECATIONS, deprecationHeaders, removedMessage } from "../deprecation";

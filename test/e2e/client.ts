@@ -4,7 +4,7 @@ import { expect, inject } from "vitest";
 import type { Pet } from "../../src/schemas";
 import { buildRequest, createPetThrough, type RequestOptions } from "../api-client";
 
-export { expectError, nextLink, nextPath, walkPages } from "../api-client";
+export { expectError, expectUnavailable, nextLink, nextPath, walkPages } from "../api-client";
 
 // What the e2e tests share: the server under test and its key (test/e2e/global-setup.ts),
 // requests to it, and the checks that every file makes.

@@ -4,13 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  BUNDLE_BUDGET_KIB,
-  checkBundleBudget,
-  parseRolloutSteps,
-  type RolloutActions,
-  rollOut,
-} from "../../scripts/deploy";
+import { BUNDLE_BUDGET_KIB, checkBundleBudget } from "../../scripts/bundle-budget";
+import { parseRolloutSteps, type RolloutActions, rollOut } from "../../scripts/rollout";
 import { DEPLOYED_ENVIRONMENTS } from "../../scripts/target";
 import { workerConfig } from "../../scripts/wrangler";
 

@@ -6,7 +6,7 @@ import { type DevServer, startDevServer } from "../../../scripts/dev-server";
 import { createKey } from "../../../scripts/keys";
 import { openStores } from "../../../scripts/stores";
 import { API_KEY_PATTERN } from "../../../src/api-keys";
-import { api, expectError, type Pet, petName, walkPages } from "../client";
+import { api, expectError, expectUnavailable, type Pet, petName, walkPages } from "../client";
 import { lockStore } from "../lock-store";
 
 // Outages made from outside a scratch `npm run dev` of this file's own, while requests run:
@@ -58,12 +58,6 @@ afterAll(async () => {
   for (const started of servers) await started.stop();
   rmSync(persistTo, { recursive: true, force: true });
 });
-
-const expectUnavailable = async (response: Response) => {
-  const error = await expectError(response, 503, "unavailable");
-  expect(response.headers.get("Retry-After")).toBe("3");
-  return error;
-};
 
 const namedCount = async (name: string) => {
   const pets = (await (await on("/v1/pets?limit=100&status=pending")).json()) as Pet[];

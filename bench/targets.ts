@@ -1,0 +1,46 @@
+// What the benchmark sends and how it sums up: its targets, each with the answer it
+// must give, and the statistics of the report.
+import { LIST_LIMIT } from "../src/schemas";
+
+/**
+ * A target's req/s must be at least this share of the reference that pays the same
+ * binding calls: the rate-limit call of every authenticated request, and the query of
+ * one that reaches D1.
+ */
+export const GOALS = { limit: 0.9, limitAndQuery: 0.9 } as const;
+
+export const median = (numbers: number[]) => {
+  const sorted = numbers.toSorted((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+export const p99 = (numbers: number[]) => numbers.toSorted((a, b) => a - b)[Math.ceil(numbers.length * 0.99) - 1] ?? 0;
+export const verdict = (met: boolean) => (met ? "met" : "NOT met");
+
+export type Target = {
+  name: string;
+  url: string;
+  ok: (status: number, body: unknown) => boolean;
+  goal?: keyof typeof GOALS;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+};
+export type Sample = { rps: number; p50: number; p99: number; failures: number };
+
+export const status = (expected: number) => (actual: number) => actual === expected;
+export const page = (full: boolean) => (actual: number, body: unknown) =>
+  actual === 200 &&
+  Array.isArray(body) &&
+  (full ? body.length === LIST_LIMIT.default : body.length > 0 && body.length < LIST_LIMIT.default);
+
+export const send = ({ url, method, headers, body }: Target) => fetch(url, { method, headers, body });
+
+// A target answering 401 or an empty page would look fast: each answer is checked first.
+export const check = async (target: Target) => {
+  const response = await send(target);
+  const body: unknown = await response.json().catch(() => undefined);
+  if (!target.ok(response.status, body)) {
+    throw new Error(`${target.name} answered ${response.status}: ${JSON.stringify(body)}`);
+  }
+};

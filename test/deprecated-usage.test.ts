@@ -1,0 +1,128 @@
+import { waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
+import { generateApiKey, hashApiKey } from "../src/api-keys";
+import { FLUSH_DEADLINE_MS, FLUSH_INTERVAL_MS } from "../src/deprecated-usage";
+import { callingGetPet, flushUsage, usageOf } from "./get-pet-calls";
+import { call, createApiKey, faultLogLines } from "./helpers";
+import { countRoundTrips, d1Error, failing } from "./wrap-bindings";
+
+// Who still calls the deprecated getPet: each call counted per key and day, written after
+// the answer, at most once per interval, through the faults of D1 and of waitUntil.
+
+const { startGetPet, getPet } = callingGetPet();
+
+describe("calls of getPet", () => {
+  it("are recorded per API key, with its label, the day, the count and the last call", async () => {
+    const key = await createApiKey("team-legacy");
+    const before = Date.now();
+    for (let call = 0; call < 3; call++) expect((await getPet(key)).status).toBe(200);
+    const [row, ...others] = await usageOf(key);
+    expect(others).toEqual([]);
+    expect(row).toMatchObject({
+      key_label: "team-legacy",
+      operation: "getPet",
+      day: new Date().toISOString().slice(0, 10),
+      calls: 3,
+    });
+    expect(row?.last_call_at).toBeGreaterThanOrEqual(before);
+  });
+
+  it("are written after the answer, at most once per interval: 20 calls at once make no round trip of theirs and one write", async () => {
+    const key = await createApiKey("busy isolate");
+    // The key's first use of the day is written too (src/key-last-used.ts): behind it, on another operation.
+    expect((await call("/v1/pets?limit=1", { key })).status).toBe(200);
+    const counter = countRoundTrips(env);
+    const started = await Promise.all(Array.from({ length: 20 }, () => startGetPet(key, { bindings: counter.env })));
+    const whileAnswering = { ...counter.counts };
+    await flushUsage(...started.map(({ context }) => context));
+    expect(started.map(({ response }) => response.status)).toEqual(Array(20).fill(200));
+    expect(whileAnswering.d1).toBe(0);
+    expect(counter.counts.d1).toBe(1);
+    expect((await usageOf(key))[0]?.calls).toBe(20);
+  });
+
+  it(`under steady traffic are written once per ${FLUSH_INTERVAL_MS / 1000} s, each write within one waitUntil of one interval and one write`, async () => {
+    const key = await createApiKey("steady traffic");
+    await getPet(key); // the isolate's first write is behind it
+    const counter = countRoundTrips(env);
+    const contexts: ExecutionContext[] = [];
+    for (let second = 0; second < 30; second++) {
+      contexts.push((await startGetPet(key, { bindings: counter.env })).context);
+      await vi.advanceTimersByTimeAsync(1000);
+    }
+    await flushUsage(...contexts);
+    expect(counter.counts.d1).toBeGreaterThanOrEqual(3);
+    expect(counter.counts.d1).toBeLessThanOrEqual(4);
+    expect((await usageOf(key))[0]?.calls).toBe(31);
+  });
+
+  it("are put back once when a write fails, and written by the next flush", async () => {
+    const key = await createApiKey("flaky write");
+    const flaky = failing(env, {
+      binding: "DB",
+      sql: /deprecated_calls/,
+      error: d1Error("Network connection lost."),
+      times: 1,
+    });
+    const lines = await faultLogLines(async () => {
+      await getPet(key, { bindings: flaky.env });
+    });
+    expect(lines).toMatchObject([{ message: "recording deprecated calls failed", rowsPutBack: 1, rowsDropped: 0 }]);
+    expect(await usageOf(key)).toEqual([]);
+    await getPet(key, { bindings: flaky.env });
+    expect((await usageOf(key))[0]?.calls).toBe(2);
+    expect(flaky.calls).toHaveLength(2);
+  });
+
+  it("are dropped, and logged, when their write fails a second time: no fault repeats forever", async () => {
+    const key = await createApiKey("broken write");
+    const broken = failing(env, { binding: "DB", sql: /deprecated_calls/, error: d1Error("D1 DB is overloaded.") });
+    const lines = await faultLogLines(async () => {
+      await getPet(key, { bindings: broken.env });
+      await getPet(key, { bindings: broken.env });
+      await getPet(key, { bindings: broken.env });
+    });
+    expect(lines.map(({ rowsPutBack, rowsDropped }) => [rowsPutBack, rowsDropped])).toEqual([
+      [1, 0],
+      [0, 1],
+      [1, 0],
+    ]);
+    await getPet(key);
+    expect((await usageOf(key))[0]?.calls).toBe(2);
+  });
+
+  it("are put back when their write hangs past its deadline, and written by the next flush", async () => {
+    const key = await createApiKey("hung write");
+    const hanging = failing(env, { binding: "DB", sql: /deprecated_calls/, error: "hangs", times: 1 });
+    const lines = await faultLogLines(async () => {
+      const { context } = await startGetPet(key, { bindings: hanging.env });
+      await vi.advanceTimersByTimeAsync(FLUSH_INTERVAL_MS + FLUSH_DEADLINE_MS);
+      await waitOnExecutionContext(context);
+    });
+    expect(lines).toMatchObject([{ message: "recording deprecated calls failed", rowsPutBack: 1 }]);
+    expect(lines[0]?.cause).toMatch(/did not answer within/);
+    await getPet(key, { bindings: hanging.env });
+    expect((await usageOf(key))[0]?.calls).toBe(2);
+  });
+
+  it("are still written when a flush never settles (its waitUntil cut by the platform)", async () => {
+    const key = await createApiKey("cut off");
+    await startGetPet(key);
+    vi.clearAllTimers(); // the scheduled flush never runs, as if the platform had cancelled it
+    vi.setSystemTime(Date.now() + FLUSH_INTERVAL_MS + FLUSH_DEADLINE_MS);
+    await getPet(key);
+    expect((await usageOf(key))[0]?.calls).toBe(2);
+  });
+
+  it("of a key whose record has no label are written, and do not fail the other keys' rows of the batch", async () => {
+    const labelled = await createApiKey("labelled");
+    const unlabelled = generateApiKey("development");
+    await env.API_KEYS.put(await hashApiKey(unlabelled), JSON.stringify({ createdAt: new Date().toISOString() }));
+    const first = await startGetPet(labelled);
+    const second = await startGetPet(unlabelled);
+    await flushUsage(first.context, second.context);
+    expect((await usageOf(labelled))[0]).toMatchObject({ key_label: "labelled", calls: 1 });
+    expect((await usageOf(unlabelled))[0]).toMatchObject({ key_label: "(no label)", calls: 1 });
+  });
+});

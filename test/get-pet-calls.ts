@@ -1,0 +1,55 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, beforeAll, beforeEach, vi } from "vitest";
+import { hashApiKey } from "../src/api-keys";
+import { FLUSH_INTERVAL_MS } from "../src/deprecated-usage";
+import type { Pet } from "../src/schemas";
+import { call, createApiKey, createPet } from "./helpers";
+
+// The deprecated getPet called with the clock under the test's control (the Worker runs in
+// this isolate): Date to be set, and the timers that the usage flush waits on.
+
+/** Lets the usage flushes scheduled so far run (the clock moves past the interval), and waits for their writes. */
+export const flushUsage = async (...contexts: ExecutionContext[]) => {
+  await vi.advanceTimersByTimeAsync(FLUSH_INTERVAL_MS);
+  await Promise.all(contexts.map((context) => waitOnExecutionContext(context)));
+};
+
+type UsageRow = { key_label: string; operation: string; day: string; calls: number; last_call_at: number };
+export const usageOf = async (key: string) =>
+  (
+    await env.DB.prepare("select * from deprecated_calls where api_key_hash = ?")
+      .bind(await hashApiKey(key))
+      .all<UsageRow>()
+  ).results;
+
+/** A pet to read, made before the file's tests, and the fake clock around each test; returns the calls. */
+export const callingGetPet = () => {
+  let pet: Pet;
+  beforeAll(async () => {
+    pet = await createPet(await createApiKey("owner"), { name: "Old Rex", categoryId: 1 });
+  });
+  beforeEach(() => vi.useFakeTimers({ toFake: ["Date", "setTimeout", "clearTimeout"] }));
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** getPet with GET_PET_BROWNOUTS set; the context, to wait for its deferred work. */
+  const startGetPet = async (key: string, { brownouts = "", bindings = env as Cloudflare.Env } = {}) => {
+    const context = createExecutionContext();
+    const response = await call(`/v1/pets/${pet.id}`, {
+      key,
+      bindings: { ...bindings, GET_PET_BROWNOUTS: brownouts },
+      context,
+    });
+    return { response, context };
+  };
+
+  /** getPet, resolved once the usage it recorded is written. */
+  const getPet = async (key: string, options: { brownouts?: string; bindings?: Cloudflare.Env } = {}) => {
+    const { response, context } = await startGetPet(key, options);
+    await flushUsage(context);
+    return response;
+  };
+  return { startGetPet, getPet };
+};
