@@ -61,7 +61,7 @@ export default defineConfig(async () => {
           },
         },
         {
-          // What needs Node: the OpenAPI linter, the scripts, and a real browser against the Worker.
+          // What needs Node and no Worker: the repository's checks, the OpenAPI linter, the scripts.
           test: {
             name: "node",
             include: ["test/node/*.test.ts"],
@@ -69,14 +69,15 @@ export default defineConfig(async () => {
             // The files of a worker share its modules (wrangler takes seconds to load): none
             // changes them, and each starts and stops what it runs.
             isolate: false,
-            // Its tests run scripts, wrangler and Chromium: seconds each on a loaded machine.
+            // Its tests run scripts and wrangler: seconds each on a loaded machine.
             testTimeout: 30_000,
             maxWorkers: 2,
           },
         },
         {
-          // The API over HTTP from outside: against a scratch `npm run dev`, or (test/e2e/live
-          // only) against the deployment that scripts/smoke.ts names.
+          // The API over HTTP from outside: against the Worker in wrangler's test harness (and,
+          // where a test is about a process or its state on disk, a scratch `wrangler dev` or
+          // `npm run dev`), or (test/e2e/live only) against the deployment that scripts/smoke.ts names.
           test: {
             name: "e2e",
             include: ["test/e2e/**/*.test.ts"],
@@ -89,8 +90,8 @@ export default defineConfig(async () => {
           },
         },
         {
-          // test/e2e/live again, through Prism's validating proxy in front of a scratch
-          // `npm run dev`: a tool that nobody here wrote checks every answer against openapi.json.
+          // test/e2e/live again, through Prism's validating proxy in front of the Worker in
+          // wrangler's test harness: a tool that nobody here wrote checks every answer against openapi.json.
           test: {
             name: "e2e-prism",
             include: ["test/e2e/live/**/*.test.ts"],

@@ -6,8 +6,8 @@ import { type ApiKeyRecord, generateApiKey, hashApiKey } from "../../src/api-key
 // test harness: the runtime that `wrangler dev` runs, without a process of its own),
 // on fresh in-memory D1 and KV with the migrations of drizzle/ applied, and a key issued
 // as scripts/keys.ts issues one. The tests about the `npm run dev` process itself, the
-// scripts that write its state on disk and outages made by locking that state from
-// another process start a real `npm run dev` instead (scripts/dev-server.ts).
+// scripts that write a server's state on disk and outages made by locking that state from
+// another process start a real `npm run dev` or `wrangler dev` instead (scripts/dev-server.ts).
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 /** The secret of every harness, unless a test hands it others. */

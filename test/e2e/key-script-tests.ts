@@ -8,7 +8,7 @@ import { KNOWN_KEY_TTL_MS } from "../../src/api-keys";
 import { api, expectError, petName } from "./client";
 import { npmScript } from "./npm-script";
 
-// The key scripts on the state of a scratch `npm run dev` that serves what they write
+// The key scripts on the state of a scratch `wrangler dev` that serves what they write
 // (test/e2e/local/operator-scripts.test.ts starts it). `npm run key:create` and a refusal run
 // as an operator types them, a process each: the entry that prints the key alone on
 // stdout, the rest on stderr, and the exit code. Every command, its options and refusals

@@ -3,8 +3,8 @@ import { generateApiKey } from "../../../src/api-keys";
 import { inOneLimiterWindow } from "../../limiter-window";
 import { api, apiKey, expectError, httpRequest, rawHttp } from "../client";
 
-// What only the scratch `npm run dev` may be put through: a flood of guessed keys, and
-// requests that the runtime in front of the Worker answers itself.
+// What only a local server (the Worker in wrangler's test harness) may be put through: a
+// flood of guessed keys, and requests that the runtime in front of the Worker answers itself.
 
 /** A well-formed key that no record knows: what a client guessing keys sends. */
 const randomKey = () => generateApiKey("development");

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { api, chunkedPost, expectError, httpRequest, petName, rawHttp } from "../client";
 
-// Request bodies at the limit, over it and of the wrong type, through wrangler dev's HTTP
-// server: 64 KiB uploads and refused writes are for the scratch `npm run dev`, not for a
-// smoke test of a live deployment.
+// Request bodies at the limit, over it and of the wrong type, through the HTTP server of
+// wrangler's test harness (the runtime of `wrangler dev`): 64 KiB uploads and refused
+// writes are for a local server, not for a smoke test of a live deployment.
 
 const MAX_BODY_BYTES = 65_536;
 
