@@ -10,6 +10,12 @@ import path from "node:path";
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, "..", "drizzle");
 const TABLE = "d1_migrations";
 
+/** The migrations of drizzle/, by file name, in the order they apply. */
+export const migrationFiles = () =>
+  readdirSync(MIGRATIONS_DIR)
+    .filter((name) => name.endsWith(".sql"))
+    .sort();
+
 /** Applies the migrations that `db` has not recorded yet, in order, each with its record; returns their names. */
 export const applyLocalMigrations = async (db: D1Database): Promise<string[]> => {
   const { unstable_splitSqlQuery: splitSql } = await import("wrangler");
@@ -20,9 +26,7 @@ export const applyLocalMigrations = async (db: D1Database): Promise<string[]> =>
     .run();
   const { results } = await db.prepare(`SELECT name FROM ${TABLE}`).all<{ name: string }>();
   const applied = new Set(results.map(({ name }) => name));
-  const pending = readdirSync(MIGRATIONS_DIR)
-    .filter((name) => name.endsWith(".sql") && !applied.has(name))
-    .sort();
+  const pending = migrationFiles().filter((name) => !applied.has(name));
   for (const name of pending) {
     const sql = `${readFileSync(path.join(MIGRATIONS_DIR, name), "utf8")}\nINSERT INTO ${TABLE} (name) values ('${name.replaceAll("'", "''")}');`;
     await db.batch(splitSql(sql).map((statement) => db.prepare(statement)));

@@ -12,9 +12,8 @@ import { call, nextPath } from "./helpers";
 // against the isolate's 128 MB), and each cache is filled to its share.
 //
 // A cached page holds its pets' ids, not the pets: the many pages that fill the page and
-// cursor caches are walked over pending pets with one-letter names (a page of those costs
-// a twentieth of a page of long names to send), and the pet cache is filled last by the
-// available pets with the longest names.
+// cursor caches are walked over pending pets with one-letter names (cheap to send), and
+// the pet cache is filled last by the available pets with the longest names.
 
 const PETS = 8_000;
 const PAGED_PETS = 6_000;
@@ -64,7 +63,11 @@ describe("the isolate's caches", () => {
     );
     // Each authenticated request with a key of its own, so that every one adds to the key caches.
     let used = 0;
-    const nextKey = () => keys[used++ % KEYS] as string;
+    const nextKey = () => {
+      const key = keys[used++];
+      if (!key) throw new Error(`more authenticated requests than the ${KEYS} keys`);
+      return key;
+    };
 
     /** Every page from the first, following each page's next link. */
     const walk = async (firstPath: string, address: string) => {

@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { type DevServer, startDevServer } from "../../scripts/dev-server";
-import { MIGRATIONS_DIR } from "../../scripts/local-migrations";
+import { migrationFiles } from "../../scripts/local-migrations";
 import { openStores } from "../../scripts/stores";
 import { hashApiKey } from "../../src/api-keys";
 import { api, type Pet, petName } from "./client";
@@ -71,8 +71,7 @@ export const backupTests = (state: ScratchState) => {
     // in the table where wrangler looks for them (test/node/migrations.test.ts): wrangler,
     // which applies them to deployed databases, finds none left to apply.
     const recorded = peekDatabase<{ name: string }>(restoredState, "select name from d1_migrations order by id");
-    const migrations = readdirSync(MIGRATIONS_DIR).filter((name) => name.endsWith(".sql"));
-    expect(recorded.map(({ name }) => name)).toEqual(migrations.toSorted());
+    expect(recorded.map(({ name }) => name)).toEqual(migrationFiles());
     // API keys live in KV, which a backup of D1 does not hold: the key's record goes along.
     await copyKey(restoredState);
 

@@ -2,9 +2,8 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildRequest, createPetThrough, type RequestOptions } from "../../api-client";
 import { CHROMIUM_ARGS, findChromium } from "../chromium";
-import { apiKey, baseUrl as origin } from "../client";
+import { api, apiKey, createPet, baseUrl as origin } from "../client";
 
 // The reference page in a real browser: the Worker in wrangler's test harness of the
 // e2e run (test/e2e/global-setup.ts: a real port, the migrations applied, so that the
@@ -151,7 +150,7 @@ describe("GET /v1/docs in Chromium", () => {
       // A pet the lines before did not create (getPet's example id, say) is made first.
       const petId = Number(line.match(/\/v1\/pets\/(\d+)'/)?.[1] ?? 0);
       expect(petId, id).toBeLessThanOrEqual(100);
-      while (petId > 0 && !(await petExists(petId))) await createFiller();
+      while (petId > 0 && !(await petExists(petId))) await createPet("filler");
 
       const { stdout } = await run("bash", ["-c", `KEY=${apiKey} ; ${line}`], { timeout: 20_000 });
       const statusLine = stdout.split("\r\n")[0] ?? "";
@@ -160,13 +159,8 @@ describe("GET /v1/docs in Chromium", () => {
   }, 120_000);
 });
 
-/** A request to the server through the one test client (test/api-client.ts). */
-const request = (path: string, options: RequestOptions = {}) =>
-  fetch(buildRequest(new URL(path, origin), { key: apiKey, ...options }));
-
 const petExists = async (id: number) => {
-  const response = await request(`/v1/pets/${id}`);
+  const response = await api(`/v1/pets/${id}`);
   await response.arrayBuffer();
   return response.status !== 404;
 };
-const createFiller = () => createPetThrough(request, { name: "Filler", categoryId: 1 });
