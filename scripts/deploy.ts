@@ -63,7 +63,7 @@ const main = async () => {
   });
   const [env, ...extra] = positionals;
   if (!env || !DEPLOYED_ENVIRONMENTS.includes(env) || extra.length > 0) {
-    throw new Error(`Usage: tsx scripts/deploy.ts <${DEPLOYED_ENVIRONMENTS.join("|")}> [--all-at-once] [--dry-run]`);
+    throw new Error(`Usage: npm run deploy:<${DEPLOYED_ENVIRONMENTS.join("|")}> -- [--all-at-once] [--dry-run]`);
   }
   const gradual = env === "production" && !values["all-at-once"];
   const rollout = {

@@ -94,7 +94,7 @@ const startOnce = async (
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   };
-  // scripts/dev.ts runs in Node itself, not under npm or the tsx CLI, so that the group's
+  // scripts/dev.ts runs as package.json runs it, without npm in front, so that the group's
   // leader is the process that exits last: it waits for wrangler, which waits for workerd.
   const child =
     command === "npm run dev"

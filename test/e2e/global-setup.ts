@@ -1,5 +1,5 @@
 import type { TestProject } from "vitest/node";
-import { startHarness } from "./harness";
+import { shareHarness } from "./harness";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -17,12 +17,13 @@ declare module "vitest" {
 
 /**
  * The server under test: the deployment that scripts/smoke.ts provides, else the Worker
- * in wrangler's test harness (test/e2e/harness.ts), closed when the run ends.
+ * in wrangler's test harness (test/e2e/harness.ts, shared with test/e2e/prism-setup.ts),
+ * closed when the run ends.
  */
 export default async function setup(project: TestProject) {
   if (project.getProvidedContext().baseUrl) return;
-  const harness = await startHarness();
+  const { harness, release } = await shareHarness();
   project.provide("baseUrl", harness.origin);
   project.provide("apiKey", harness.apiKey);
-  return () => harness.close();
+  return release;
 }

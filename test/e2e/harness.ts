@@ -74,3 +74,22 @@ export const startHarness = async (settings: Settings = {}): Promise<Harness> =>
     throw error;
   }
 };
+
+let shared: Promise<Harness> | undefined;
+let sharers = 0;
+
+/**
+ * One harness for the global setups of the e2e and e2e-prism projects (they run in the
+ * same process, one after the other): it starts once, and closes when the last lets go.
+ */
+export const shareHarness = async () => {
+  sharers++;
+  shared ??= startHarness();
+  const harness = await shared;
+  return {
+    harness,
+    release: async () => {
+      if (--sharers === 0) await harness.close();
+    },
+  };
+};

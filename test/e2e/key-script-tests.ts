@@ -39,7 +39,7 @@ export const keyScriptTests = (state: ScratchState) => {
   it("npm run key:<command> runs scripts/keys.ts with that command, for each of them", () => {
     const { scripts } = JSON.parse(readFileSync(path.join(import.meta.dirname, "../../package.json"), "utf8"));
     for (const command of ["create", "roll", "revoke", "list"]) {
-      expect(scripts[`key:${command}`]).toBe(`tsx scripts/keys.ts ${command}`);
+      expect(scripts[`key:${command}`]).toBe(`node --import tsx scripts/keys.ts ${command}`);
     }
   });
 

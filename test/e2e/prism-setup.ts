@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { type Prism, startPrism } from "../../scripts/prism";
-import { startHarness } from "./harness";
+import { shareHarness } from "./harness";
 
 // test/e2e/live through Prism's validating proxy: the tests talk to `prism proxy`, which
-// forwards to the Worker in wrangler's test harness and checks every answer against openapi.json.
+// forwards to the Worker in wrangler's test harness (the e2e project's) and checks every answer against openapi.json.
 // Without --errors Prism hands the API's own answers on (with it, Prism would answer
 // for the API, even the 401 of a request without a key: its CLI always checks security),
 // and it only logs the violations it finds; any of them in a response fails the run.
@@ -31,10 +31,12 @@ const documentForPrism = (directory: string) => {
 };
 
 export default async function setup(project: TestProject) {
-  const server = await startHarness();
+  const { harness: server, release } = await shareHarness();
+  // A key of its own: the tests through Prism count against the rate limit apart from the others.
+  const apiKey = await server.issueKey({ label: "e2e through Prism" });
   const scratch = mkdtempSync(path.join(tmpdir(), "petstore-prism-"));
   const stopServer = async () => {
-    await server.close();
+    await release();
     rmSync(scratch, { recursive: true, force: true });
   };
   let prism: Prism;
@@ -46,7 +48,7 @@ export default async function setup(project: TestProject) {
     throw error;
   }
   project.provide("baseUrl", prism.origin);
-  project.provide("apiKey", server.apiKey);
+  project.provide("apiKey", apiKey);
   project.provide("throughPrism", true);
   return async () => {
     const violations = prism.responseViolations();
