@@ -5,7 +5,10 @@ import { npmScript } from "../e2e/npm-script";
 // in line before the test run, so that they share its two cores with the other files.
 // What each one checks: the comment at the top of its script.
 
-it.concurrent.each(["check:migrations", "check:openapi", "check:deploy"])("npm run %s passes", async (script) => {
-  const { code, stdout, stderr } = await npmScript(script, []);
-  expect(code, `${stdout}${stderr}`).toBe(0);
-});
+it.concurrent.each(["check:migrations", "check:openapi", "check:client", "check:deploy"])(
+  "npm run %s passes",
+  async (script) => {
+    const { code, stdout, stderr } = await npmScript(script, []);
+    expect(code, `${stdout}${stderr}`).toBe(0);
+  },
+);

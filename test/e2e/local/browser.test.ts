@@ -2,18 +2,29 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Pet } from "../../../client/src/index";
+import { bundleClient } from "../../../scripts/client-bundle";
 import { CHROMIUM_ARGS, findChromium } from "../chromium";
 import { type Harness, startHarness } from "../harness";
 
 // What a browser does with CORS, in Chromium: pages served from two other origins call
 // an API configured as staging and production are (ALLOWED_ORIGINS lists origins, here
-// only the first page's), served with that var by wrangler's test harness.
+// only the first page's), served with that var by wrangler's test harness. The pages
+// also serve the client (client/), bundled as a caller's bundler would.
+
+const clientBundle = bundleClient();
 
 /** A page server on a free port: its origin is one the API may or may not allow. */
 const servePage = async (): Promise<{ server: Server; origin: string }> => {
-  const server = createServer((_, response) => {
+  const server = createServer(async (request, response) => {
+    if (request.url === "/client.js") {
+      response.writeHead(200, { "Content-Type": "text/javascript" }).end(await clientBundle);
+      return;
+    }
     response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-    response.end("<!doctype html><title>A client of the petstore</title>");
+    response.end(
+      '<!doctype html><title>A client of the petstore</title><script type="module">import * as petstore from "/client.js"; window.petstore = petstore;</script>',
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
@@ -90,6 +101,22 @@ describe("a page on an allowed origin", () => {
       refused: 401,
       refusal: { code: "unauthorized", message: expect.any(String), status: 401 },
     });
+  }, 60_000);
+
+  it("runs the client: creates pets, walks them, and keeps the bookmark read through CORS", async () => {
+    const seen = await inPageOf(allowedPage.origin, async ({ base, key }) => {
+      const { createClient } = (globalThis as unknown as { petstore: typeof import("../../../client/src/index") })
+        .petstore;
+      const client = createClient({ baseUrl: `${base}/v1`, apiKey: key });
+      const created: Pet[] = [];
+      for (const name of ["Client Rex", "Client Tom", "Client Kit"])
+        created.push(await client.createPet({ name, categoryId: 1 }));
+      const walked: Pet[] = [];
+      for await (const pet of client.listAllPets({ limit: 2 })) walked.push(pet);
+      return { created, walked, bookmark: client.bookmark };
+    });
+    expect(seen.walked).toEqual(expect.arrayContaining(seen.created));
+    expect(seen.bookmark).toMatch(/^[0-9a-f]{8}-/);
   }, 60_000);
 
   it("reads the 404 of unknown paths, preflights included", async () => {

@@ -7,12 +7,13 @@ import { createKey } from "../../../scripts/keys";
 import { openStores } from "../../../scripts/stores";
 import { API_KEY_PATTERN } from "../../../src/api-keys";
 import { api, expectError, expectUnavailable, type Pet, petName, walkPages } from "../client";
+import { createThroughD1Outage } from "../client-through-outage";
 import { lockStore } from "../lock-store";
 
 // Outages made from outside a scratch `npm run dev` of this file's own, while requests run:
-// - another process holds an exclusive lock on a store's SQLite files (D1, KV, a rate
-//   limiter). The service answers 503 with Retry-After (or, for a limiter, fails open),
-//   never 500 and never 401 for a valid key, and recovers by itself once the lock is gone;
+// - another process locks a store's SQLite files (D1, KV, a rate limiter). The service
+//   answers 503 with Retry-After (or, for a limiter, fails open), never 500 and never 401
+//   for a valid key, and recovers by itself once the lock is gone (the client waits);
 // - then the server (wrangler and workerd) is killed with SIGKILL in the middle of a
 //   stream of creates, and restarted on the same state.
 
@@ -59,10 +60,8 @@ afterAll(async () => {
   rmSync(persistTo, { recursive: true, force: true });
 });
 
-const namedCount = async (name: string) => {
-  const pets = (await (await on("/v1/pets?limit=100&status=pending")).json()) as Pet[];
-  return pets.filter((pet) => pet.name === name).length;
-};
+const namedCount = async (name: string) =>
+  ((await (await on("/v1/pets?limit=100&status=pending")).json()) as Pet[]).filter((pet) => pet.name === name).length;
 
 describe("while D1's database file is locked", () => {
   it("answers what needs D1 with 503, serves what the isolate holds, and recovers by itself", async () => {
@@ -90,6 +89,9 @@ describe("while D1's database file is locked", () => {
     expect((await on("/v1/pets", keyed)).headers.get("Idempotent-Replayed")).toBe("true");
     expect(await namedCount(name)).toBe(1);
   });
+
+  it("lets the client's createPet wait as Retry-After says, and create the pet once", () =>
+    createThroughD1Outage(server, key));
 });
 
 describe("while KV's files are locked", () => {

@@ -1,0 +1,62 @@
+// What the client reads off an answer besides its body.
+import { ApiError } from "./errors.js";
+import { retryAfterMs } from "./retry.js";
+
+const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
+
+/** The newer of two D1 bookmarks (they sort as strings do), ignoring what is not one. */
+export const newerBookmark = (kept: string | undefined, seen: string | null): string | undefined =>
+  seen && BOOKMARK.test(seen) && (!kept || seen > kept) ? seen : kept;
+
+/** The target of the Link header's link with this relation, resolved against `base`. */
+export const linkTarget = (link: string | null, relation: string, base: string): URL | undefined => {
+  for (const part of link?.split(",") ?? []) {
+    const [, target, rel] = /<([^>]*)>.*;\s*rel="?([^";]*)/.exec(part) ?? [];
+    if (target !== undefined && rel?.split(" ").includes(relation)) return new URL(target, base);
+  }
+  return undefined;
+};
+
+/** The body as JSON, or undefined if it is not JSON. */
+export const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/** The ApiError of a non-2xx answer, whatever its body: the Error body's fields when it has one. */
+export const apiError = (response: Response, text: string): ApiError => {
+  const body = parseJson(text) as { code?: unknown; message?: unknown } | undefined;
+  const fromApi = typeof body?.code === "string" && typeof body.message === "string";
+  const wait = retryAfterMs(response.headers.get("Retry-After"));
+  return new ApiError(
+    response.status,
+    fromApi ? (body.code as ApiError["code"]) : "unexpected_response",
+    fromApi ? (body.message as string) : `HTTP ${response.status} without an Error body`,
+    response.headers.get("X-Request-Id") ?? undefined,
+    wait === undefined ? undefined : Math.ceil(wait / 1000),
+  );
+};
+
+export type DeprecationWarning = {
+  /** The operation, as the document names it. */
+  operation: string;
+  /** When it stops working (Sunset), if the answer said. */
+  sunset?: Date;
+  /** What replaces it (Link rel="successor-version"), if the answer said. */
+  successor?: string;
+  message: string;
+};
+
+/** The warning an answer carries in Deprecation (RFC 9745) or Sunset (RFC 8594), if any. */
+export const deprecationOf = (operation: string, response: Response, url: string): DeprecationWarning | undefined => {
+  const { headers } = response;
+  if (!headers.has("Deprecation") && !headers.has("Sunset")) return undefined;
+  const sunsetAt = Date.parse(headers.get("Sunset") ?? "");
+  const sunset = Number.isNaN(sunsetAt) ? undefined : new Date(sunsetAt);
+  const successor = linkTarget(headers.get("Link"), "successor-version", url)?.href;
+  const message = `${operation} is deprecated${sunset ? `, removed on ${sunset.toUTCString()}` : ""}${successor ? `; use ${successor}` : ""}.`;
+  return { operation, sunset, successor, message };
+};
