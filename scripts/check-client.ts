@@ -2,13 +2,14 @@
 // openapi.json as they are now (scripts/client-types.ts), getPet's @deprecated note naming
 // the document's sunset, and its size within budget.
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { GET_PET_SUNSET } from "../client/src/wire";
 import { bundleClient, CLIENT_BUDGET_BYTES, checkClientBudget } from "./client-bundle";
 import { staleClientFiles } from "./client-types";
 
 /** The @deprecated line of getPet in the client's source, which types show to its callers. */
 const deprecatedNote = () =>
-  /@deprecated (.*)/.exec(readFileSync(new URL("../client/src/index.ts", import.meta.url), "utf8"))?.[1] ?? "";
+  /@deprecated (.*)/.exec(readFileSync(path.join(import.meta.dirname, "../client/src/index.ts"), "utf8"))?.[1] ?? "";
 
 try {
   const stale = await staleClientFiles();

@@ -25,8 +25,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { MIN_SECRET_BYTES } from "../src/cursor";
 import { BUNDLE_BUDGET_KIB, checkBundleBudget } from "./bundle-budget";
-import { parseDuration } from "./duration";
-import { parseRolloutSteps, rollOut } from "./rollout";
+import { parseRolloutSoak, parseRolloutSteps, rollOut } from "./rollout";
 import { runSmokeTest, smokeTarget, versionOverride } from "./smoke";
 import { DEPLOYED_ENVIRONMENTS } from "./target";
 import { REQUIRED_SECRET, servingVersion, uploadVersion, withSecretsFile } from "./versions";
@@ -68,7 +67,7 @@ const main = async () => {
   const gradual = env === "production" && !values["all-at-once"];
   const rollout = {
     steps: parseRolloutSteps(process.env.ROLLOUT_STEPS || DEFAULT_ROLLOUT.steps),
-    soakMs: parseDuration(process.env.ROLLOUT_SOAK || DEFAULT_ROLLOUT.soak, "ROLLOUT_SOAK"),
+    soakMs: parseRolloutSoak(process.env.ROLLOUT_SOAK || DEFAULT_ROLLOUT.soak),
   };
   if (values["dry-run"]) return dryRun(env, values["all-at-once"], rollout);
 

@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { API_KEY_PATTERN, hashApiKey, SCOPES, type Scope } from "../src/api-keys";
 import { parseInstant } from "../src/instant";
-import { DURATION, parseDuration } from "./duration";
+import { DURATION, MAX_DURATION, parseDuration } from "./duration";
 import { TARGET_OPTIONS, type Target, targetFrom } from "./target";
 
 export type KeyCommand =
@@ -14,6 +14,13 @@ export type KeyCommand =
 
 const HASH_PATTERN = /^[0-9a-f]{64}$/;
 const DEFAULT_OVERLAP = "24h";
+/**
+ * A label: 1 to 100 characters (Unicode code points), none of them a control, format or
+ * line or paragraph separator character, so that it prints as one plain cell of key:list
+ * and its record stays within KV's 1,024 bytes of metadata.
+ */
+export const LABEL_MAX = 100;
+const LABEL = new RegExp(`^[^\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}]{1,${LABEL_MAX}}$`, "u");
 
 export const USAGE = `Usage:
   npm run --silent key:create -- <label> [--scope read|write|read,write] [--expires <instant or duration>]
@@ -21,8 +28,9 @@ export const USAGE = `Usage:
   npm run --silent key:list
   npm run --silent key:revoke -- <key or hash>
 each with [--env staging|production --remote | --persist-to DIR].
+A label is 1 to ${LABEL_MAX} characters, without control or format characters.
 An instant is ISO 8601 with a zone (2027-01-31T00:00:00Z); a duration is a whole number of
-s, m, h or d (90s, 15m, 12h, 30d).`;
+s, m, h or d (90s, 15m, 12h, 30d). --expires is at most ${MAX_DURATION.expires} away, --overlap at most ${MAX_DURATION.overlap}.`;
 
 /**
  * The scripts' clock: now, or the instant in PETSTORE_NOW (ISO 8601), which tests hand
@@ -37,13 +45,15 @@ export const clock = (handed = process.env.PETSTORE_NOW): number => {
 
 /** The instant that --expires names, as ISO: a future instant, or a duration from `now`. */
 const parseExpiry = (text: string, now: number): string => {
-  const at = DURATION.test(text) ? now + parseDuration(text, "--expires") : parseInstant(text);
+  const longest = parseDuration(MAX_DURATION.expires, "--expires", MAX_DURATION.expires);
+  const at = DURATION.test(text) ? now + parseDuration(text, "--expires", MAX_DURATION.expires) : parseInstant(text);
   if (Number.isNaN(at)) {
     throw new Error(
       `--expires must be an instant with a zone (2027-01-31T00:00:00Z) or a duration (90s, 15m, 12h, 30d), not '${text}'.`,
     );
   }
   if (at <= now) throw new Error(`--expires must be in the future; ${new Date(at).toISOString()} is not.`);
+  if (at > now + longest) throw new Error(`--expires must be at most ${MAX_DURATION.expires} away, not '${text}'.`);
   return new Date(at).toISOString();
 };
 
@@ -98,13 +108,20 @@ export const parseKeyArguments = async (
   const expiresAt = values.expires === undefined ? undefined : parseExpiry(values.expires, now);
   switch (name) {
     case "create": {
-      const label = argument?.trim();
-      if (!label) throw new Error(`key:create needs a label.\n${USAGE}`);
+      const label = argument?.trim() ?? "";
+      if (!LABEL.test(label)) {
+        throw new Error(
+          `key:create needs a label of 1 to ${LABEL_MAX} characters without control or format characters.\n${USAGE}`,
+        );
+      }
       const scopes = values.scope === undefined ? undefined : parseScopes(values.scope);
       return { command: { name, label, scopes, expiresAt }, target };
     }
     case "roll": {
-      const overlapMs = parseDuration(values.overlap ?? DEFAULT_OVERLAP, "--overlap");
+      const overlapMs = parseDuration(values.overlap ?? DEFAULT_OVERLAP, "--overlap", MAX_DURATION.overlap);
+      if (expiresAt !== undefined && Date.parse(expiresAt) <= now + overlapMs) {
+        throw new Error(`--expires must be after the overlap ends (${new Date(now + overlapMs).toISOString()}).`);
+      }
       return { command: { name, hash: await hashOf(argument), overlapMs, expiresAt }, target };
     }
     case "revoke":

@@ -14,6 +14,7 @@
 import { pathToFileURL } from "node:url";
 import {
   type ApiKeyRecord,
+  callerId,
   generateApiKey,
   hashApiKey,
   KNOWN_KEY_TTL_MS,
@@ -21,6 +22,7 @@ import {
   SCOPES,
 } from "../src/api-keys";
 import { clock, type KeyCommand, parseKeyArguments } from "./key-arguments";
+import { keyTable, printable } from "./key-list";
 import { openStores, type Stores } from "./stores";
 import { describeTarget, type Target } from "./target";
 
@@ -31,6 +33,17 @@ import { describeTarget, type Target } from "./target";
  */
 const seenEverywhereAfterMs = (target: Target) => KNOWN_KEY_TTL_MS + (target.remote ? KV_CACHE_TTL_S * 1000 : 0);
 
+/** KV's limit on a key's metadata, which holds the whole record. */
+const METADATA_MAX_BYTES = 1024;
+
+/** Throws, before anything is written, for a record that KV's metadata cannot hold. */
+const checkFits = (record: ApiKeyRecord) => {
+  const bytes = new TextEncoder().encode(JSON.stringify(record)).length;
+  if (bytes > METADATA_MAX_BYTES) {
+    throw new Error(`The key's record would take ${bytes} bytes, over KV's ${METADATA_MAX_BYTES}: shorten its label.`);
+  }
+};
+
 // The record is also the metadata, so that `key:list` reads every record in one call.
 const putRecord = (stores: Stores, hash: string, record: ApiKeyRecord) =>
   stores.keys.put(hash, JSON.stringify(record), record);
@@ -40,6 +53,26 @@ const readRecord = async (stores: Stores, hash: string): Promise<ApiKeyRecord | 
   return found === undefined ? undefined : (JSON.parse(found) as ApiKeyRecord);
 };
 
+/** A new key and its record: nothing is written yet. */
+const newKey = (
+  label: string,
+  target: Target,
+  limits: Pick<ApiKeyRecord, "scopes" | "expiresAt" | "keyId">,
+  now: number,
+): { key: string; record: ApiKeyRecord } => {
+  // A key with both scopes is written like one from before scopes: older code reads it alike.
+  const scopes = limits.scopes && limits.scopes.length < SCOPES.length ? limits.scopes : undefined;
+  const record: ApiKeyRecord = {
+    label,
+    createdAt: new Date(now).toISOString(),
+    ...(scopes && { scopes }),
+    ...(limits.expiresAt && { expiresAt: limits.expiresAt }),
+    ...(limits.keyId && { keyId: limits.keyId }),
+  };
+  checkFits(record);
+  return { key: generateApiKey(target.env ?? "development"), record };
+};
+
 export const createKey = async (
   label: string,
   target: Target,
@@ -47,15 +80,8 @@ export const createKey = async (
   limits: Pick<ApiKeyRecord, "scopes" | "expiresAt"> = {},
   now = Date.now(),
 ): Promise<string> => {
-  const key = generateApiKey(target.env ?? "development");
-  // A key with both scopes is written like one from before scopes: older code reads it alike.
-  const scopes = limits.scopes && limits.scopes.length < SCOPES.length ? limits.scopes : undefined;
-  await putRecord(stores, await hashApiKey(key), {
-    label,
-    createdAt: new Date(now).toISOString(),
-    ...(scopes && { scopes }),
-    ...(limits.expiresAt && { expiresAt: limits.expiresAt }),
-  });
+  const { key, record } = newKey(label, target, limits, now);
+  await putRecord(stores, await hashApiKey(key), record);
   return key;
 };
 
@@ -82,46 +108,6 @@ const existingRecord = async (stores: Stores, hash: string, target: Target) => {
   return record;
 };
 
-/** Each key's last day of use, from D1 (src/key-last-used.ts); empty, with a note, if it cannot be read. */
-const lastUsedDays = async (stores: Stores, target: Target): Promise<{ days: Map<string, string>; note?: string }> => {
-  try {
-    const rows = await stores.query<{ api_key_hash: string; day: string }>(
-      "select api_key_hash, day from api_key_last_used",
-    );
-    return { days: new Map(rows.map((row) => [row.api_key_hash, row.day])) };
-  } catch {
-    const note = `The days of last use could not be read from ${describeTarget(target, "D1")}: are its migrations applied?`;
-    return { days: new Map(), note };
-  }
-};
-
-const keyTable = async (stores: Stores, target: Target) => {
-  const entries = await stores.keys.list();
-  const { days, note } = await lastUsedDays(stores, target);
-  const rows = [
-    ["hash", "label", "scopes", "created", "expires", "last used"],
-    ...entries.map(({ name, metadata }) => {
-      const record = metadata as ApiKeyRecord | undefined;
-      return [
-        name,
-        record?.label ?? "?",
-        (record?.scopes ?? SCOPES).join(","),
-        record?.createdAt ?? "?",
-        record?.expiresAt ?? "never",
-        days.get(name) ?? "never",
-      ];
-    }),
-  ];
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
-  const lines = rows.map((row) =>
-    row
-      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-      .join("  ")
-      .trimEnd(),
-  );
-  return { said: note ?? "", printed: lines };
-};
-
 /** What a command says on stderr, and what it prints on stdout (a new key is its last line). */
 export type KeyOutcome = { said: string; printed: string[] };
 
@@ -137,19 +123,30 @@ const runKeyCommand = async (command: KeyCommand, target: Target, stores: Stores
     case "create": {
       const { label, scopes, expiresAt } = command;
       const key = await createKey(label, target, stores, { scopes, expiresAt }, now);
-      const said = `Created the key "${label}" (${(scopes ?? SCOPES).join(", ")}; expires ${expiresAt ?? "never"}) for ${describeTarget(target, "KV")}. It is shown once, below:`;
+      const said = `Created the key "${printable(label)}" (${(scopes ?? SCOPES).join(", ")}; expires ${expiresAt ?? "never"}) for ${describeTarget(target, "KV")}. It is shown once, below:`;
       return { said, printed: [key] };
     }
     case "roll": {
-      // A new key with the old one's label and scopes; the old one then expires after the
-      // overlap (or sooner, if it already did), so that its clients can switch without an outage.
+      // A new key with the old one's label, scopes and caller; the old one then expires
+      // after the overlap (or sooner, if it already did), so that its clients can switch
+      // without an outage. Both records are made, and checked, before the first write.
       const { hash, overlapMs, expiresAt } = command;
       const old = await existingRecord(stores, hash, target);
+      if (old.rolledTo) {
+        throw new Error(
+          `The key with hash ${hash} was rolled already, to the key with hash ${old.rolledTo}: roll that one.`,
+        );
+      }
       const oldEnd = old.expiresAt === undefined ? Number.POSITIVE_INFINITY : Date.parse(old.expiresAt);
       if (!(now < oldEnd)) throw new Error(`The key with hash ${hash} has expired already: create a new one instead.`);
-      const key = await createKey(old.label, target, stores, { scopes: old.scopes, expiresAt }, now);
+      const keyId = callerId(old, hash);
+      const { key, record } = newKey(old.label, target, { scopes: old.scopes, expiresAt, keyId }, now);
+      const newHash = await hashApiKey(key);
       const oldExpiry = Math.min(oldEnd, now + overlapMs);
-      await putRecord(stores, hash, { ...old, expiresAt: new Date(oldExpiry).toISOString() }).catch((error: Error) =>
+      const ending: ApiKeyRecord = { ...old, expiresAt: new Date(oldExpiry).toISOString(), rolledTo: newHash };
+      checkFits(ending);
+      await putRecord(stores, newHash, record);
+      await putRecord(stores, hash, ending).catch((error: Error) =>
         undoCreate(stores, key, `the old key's expiry could not be written (${error.message})`),
       );
       const said = `Rolled the key: the old one stops working ${everywhereBy(oldExpiry)}; switch its clients to the new one, shown once, below:`;

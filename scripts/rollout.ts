@@ -1,6 +1,7 @@
 // Production's gradual rollout: which shares of traffic a new version gets in turn, and
 // the order of deploys, smoke tests and waits that moves it there or back
 // (scripts/deploy.ts hands it wrangler and the smoke test; test/node/deploy.test.ts, stand-ins).
+import { MAX_DURATION, parseDuration } from "./duration";
 
 /** The shares of traffic, in percent, that a new version gets in turn: rising, ending at 100. */
 export const parseRolloutSteps = (text: string): number[] => {
@@ -11,6 +12,9 @@ export const parseRolloutSteps = (text: string): number[] => {
   }
   return steps;
 };
+
+/** How long each share serves before its smoke test: at most MAX_DURATION.soak, which a timer holds. */
+export const parseRolloutSoak = (text: string): number => parseDuration(text, "ROLLOUT_SOAK", MAX_DURATION.soak);
 
 export type Rollout = { stable: string; candidate: string; steps: number[]; soakMs: number };
 

@@ -29,7 +29,18 @@ export type ApiKeyRecord = {
   scopes?: Scope[];
   /** An ISO instant; absent: never. */
   expiresAt?: string;
+  /**
+   * The caller a key belongs to across rolls: the hash of the first key, which every key
+   * rolled from it carries (scripts/keys.ts). Idempotency records are kept under it, so a
+   * create retried with the new key replays the one made with the old. Absent: the hash.
+   */
+  keyId?: string;
+  /** The hash of the key this one was rolled to: a key is rolled once. */
+  rolledTo?: string;
 };
+
+/** Under what a key's idempotency records are kept: its caller's, whichever key of a roll it is. */
+export const callerId = (record: ApiKeyRecord, hash: string) => record.keyId ?? hash;
 
 export const hasScope = (record: ApiKeyRecord, scope: Scope) => record.scopes?.includes(scope) ?? true;
 

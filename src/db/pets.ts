@@ -24,6 +24,7 @@ export const findPet = (db: Database, id: number): Promise<Pet | undefined> =>
 
 export const insertPet = (db: Database, pet: NewPet): Promise<Pet> => db.insert(pets).values(pet).returning().get();
 
+/** `apiKeyHash`: the caller's id (callerId in src/api-keys.ts), under which its keys are recorded. */
 type IdempotentRequest = { apiKeyHash: string; idempotencyKey: string; now: number };
 type IdempotentOutcome = { pet: Pet; replayed: boolean; sameRequest: boolean };
 

@@ -31,6 +31,7 @@ export const pets = sqliteTable(
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
   {
+    /** The caller's (callerId in src/api-keys.ts): the first key's hash, shared by the keys rolled from it. */
     apiKeyHash: text().notNull(),
     idempotencyKey: text().notNull(),
     /** SHA-256 of the validated request body, to tell a retry from a reuse. */

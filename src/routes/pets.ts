@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { callerId } from "../api-keys";
 import { requireApiKey, requireScope } from "../auth";
 import { readCursor, writeCursor } from "../cursor";
 import { insertPet, insertPetOnce } from "../db/pets";
@@ -56,7 +57,7 @@ export const petRoutes = new Hono<AppEnv>()
         return c.json(pet, 201, { Location: `/v1/pets/${pet.id}` });
       }
       const { pet, replayed, sameRequest } = await insertPetOnce(c.var.db, newPet, {
-        apiKeyHash: c.var.apiKey.hash,
+        apiKeyHash: callerId(c.var.apiKey, c.var.apiKey.hash),
         idempotencyKey,
         now: Date.now(),
       });

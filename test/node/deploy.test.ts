@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BUNDLE_BUDGET_KIB, checkBundleBudget } from "../../scripts/bundle-budget";
-import { parseRolloutSteps, type RolloutActions, rollOut } from "../../scripts/rollout";
+import { parseRolloutSoak, parseRolloutSteps, type RolloutActions, rollOut } from "../../scripts/rollout";
 import { DEPLOYED_ENVIRONMENTS } from "../../scripts/target";
 import { workerConfig } from "../../scripts/wrangler";
 
@@ -76,6 +76,12 @@ describe("a production rollout", () => {
     for (const wrong of ["", "10", "50,10,100", "10,10,100", "0,100", "10,100,100", "12.5,100", "ten,100"]) {
       expect(() => parseRolloutSteps(wrong), wrong).toThrow(/ROLLOUT_STEPS must be rising whole percentages/);
     }
+  });
+
+  it("soaks at most 24 hours, which a timer holds (25 days would overflow it into no wait at all)", () => {
+    expect(parseRolloutSoak("24h")).toBe(86_400_000);
+    expect(() => parseRolloutSoak("25d")).toThrow("ROLLOUT_SOAK must be at most 24h, not '25d'.");
+    expect(() => parseRolloutSoak("0m")).toThrow(/ROLLOUT_SOAK must be a duration/);
   });
 });
 

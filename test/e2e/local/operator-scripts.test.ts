@@ -10,6 +10,7 @@ import { FLUSH_DEADLINE_MS, FLUSH_INTERVAL_MS } from "../../../src/deprecated-us
 import { createPetThrough } from "../../api-client";
 import { backupTests } from "../backup-tests";
 import { api } from "../client";
+import { keyRollTests } from "../key-roll-tests";
 import { keyScriptTests, type ScratchState } from "../key-script-tests";
 import { peekDatabase } from "../lock-store";
 import { npmScript } from "../npm-script";
@@ -39,6 +40,7 @@ afterAll(async () => {
 });
 
 describe("the key scripts", () => keyScriptTests(state));
+describe("the key scripts' limits, and rolled keys", () => keyRollTests(state));
 
 // An isolate writes its first counts at once and later ones at most once per FLUSH_INTERVAL_MS.
 it("usage:deprecated shows the getPet calls under the caller's key label", async () => {

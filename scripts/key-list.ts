@@ -1,0 +1,49 @@
+// What `npm run key:list` prints: every key's record from KV's listing, with its day of
+// last use from D1, as a table whose cells are printable whoever wrote the labels.
+import { type ApiKeyRecord, SCOPES } from "../src/api-keys";
+import type { Stores } from "./stores";
+import { describeTarget, type Target } from "./target";
+
+/** A label as the terminal should show it: control and format characters escaped (\u{1b}), whoever wrote it. */
+export const printable = (text: string) =>
+  text.replaceAll(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (character) => `\\u{${character.codePointAt(0)?.toString(16)}}`);
+
+/** Each key's last day of use, from D1 (src/key-last-used.ts); empty, with a note, if it cannot be read. */
+const lastUsedDays = async (stores: Stores, target: Target): Promise<{ days: Map<string, string>; note?: string }> => {
+  try {
+    const rows = await stores.query<{ api_key_hash: string; day: string }>(
+      "select api_key_hash, day from api_key_last_used",
+    );
+    return { days: new Map(rows.map((row) => [row.api_key_hash, row.day])) };
+  } catch {
+    const note = `The days of last use could not be read from ${describeTarget(target, "D1")}: are its migrations applied?`;
+    return { days: new Map(), note };
+  }
+};
+
+export const keyTable = async (stores: Stores, target: Target) => {
+  const entries = await stores.keys.list();
+  const { days, note } = await lastUsedDays(stores, target);
+  const rows = [
+    ["hash", "label", "scopes", "created", "expires", "last used"],
+    ...entries.map(({ name, metadata }) => {
+      const record = metadata as ApiKeyRecord | undefined;
+      return [
+        name,
+        printable(record?.label ?? "?"),
+        (record?.scopes ?? SCOPES).join(","),
+        record?.createdAt ?? "?",
+        record?.expiresAt ?? "never",
+        days.get(name) ?? "never",
+      ];
+    }),
+  ];
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
+  const lines = rows.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join("  ")
+      .trimEnd(),
+  );
+  return { said: note ?? "", printed: lines };
+};

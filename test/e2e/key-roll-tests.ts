@@ -1,0 +1,79 @@
+import { expect, it } from "vitest";
+import { runKeys } from "../../scripts/keys";
+import { type ApiKeyRecord, generateApiKey, hashApiKey } from "../../src/api-keys";
+import { api, type Pet, petName } from "./client";
+import type { ScratchState } from "./key-script-tests";
+
+// What the key scripts refuse before their first write, what key:list prints of labels
+// it did not write, and a rolled key as the same caller (test/e2e/key-script-tests.ts
+// has the commands themselves; test/e2e/local/operator-scripts.test.ts runs both).
+
+export const keyRollTests = (state: ScratchState) => {
+  const keys = (args: string[], now = Date.now()) =>
+    runKeys([...args, "--persist-to", state.server.persistTo], now, state.stores);
+  const newKey = async (args: string[]) => (await keys(args)).printed.at(-1) ?? "";
+  const listed = async () => (await keys(["list"])).printed;
+  /** A key whose record was written as an older script or an operator's hand might have. */
+  const keyWithRecord = async (record: ApiKeyRecord) => {
+    const key = generateApiKey("development");
+    await state.stores.keys.put(await hashApiKey(key), JSON.stringify(record), record);
+    return key;
+  };
+
+  it("refuse, before writing anything, durations past their maximum, an expiry within the overlap, and a record KV cannot hold", async () => {
+    const old = await newKey(["create", "bounded roll"]);
+    const longLabel = await keyWithRecord({ label: "l".repeat(960), createdAt: new Date().toISOString() });
+    const before = await listed();
+    const refusals: [string[], RegExp][] = [
+      [["roll", old, "--overlap", "100000000d"], /^--overlap must be at most 30d, not '100000000d'\.$/],
+      [["roll", old, "--overlap", "2h", "--expires", "1h"], /^--expires must be after the overlap ends \(/],
+      [["create", "far", "--expires", "3651d"], /^--expires must be at most 3650d/],
+      [["create", "far", "--expires", "9999-01-01T00:00:00Z"], /^--expires must be at most 3650d away/],
+      [["roll", longLabel], /^The key's record would take \d+ bytes, over KV's 1024: shorten its label\.$/],
+    ];
+    for (const [args, message] of refusals) await expect(keys(args), args.join(" ")).rejects.toThrow(message);
+    expect(await listed()).toEqual(before);
+  });
+
+  it("take labels of 1 to 100 characters without control or format characters; key:list escapes those a record holds", async () => {
+    for (const label of ["two\nlines", "\u001b[31mred", "x".repeat(101), "\u202Eevil", " "]) {
+      await expect(keys(["create", label]), JSON.stringify(label)).rejects.toThrow(
+        /needs a label of 1 to 100 characters/,
+      );
+    }
+    expect(await newKey(["create", `🐕 ${"x".repeat(98)}`])).toMatch(/^ps_test_/);
+    await keyWithRecord({ label: "hand-written\u001b[2J\nlabel", createdAt: new Date().toISOString() });
+    const rows = (await listed()).filter((line) => line.includes("hand-written"));
+    expect(rows).toEqual([expect.stringContaining("hand-written\\u{1b}[2J\\u{a}label ")]);
+  });
+
+  it("roll a key once; each key rolled from it is the same caller, whose retried create replays", async () => {
+    const origin = state.server.origin;
+    const name = petName("rolled caller");
+    const create = (key: string, idempotencyKey: string) =>
+      api("/v1/pets", {
+        origin,
+        key,
+        method: "POST",
+        json: { name, categoryId: 1 },
+        headers: { "Idempotency-Key": idempotencyKey },
+      });
+    const first = await newKey(["create", "rolled caller"]);
+    const idempotencyKey = crypto.randomUUID();
+    const created = await create(first, idempotencyKey);
+    expect(created.status).toBe(201);
+    const pet = (await created.json()) as Pet;
+
+    const second = (await keys(["roll", first])).printed.at(-1) ?? "";
+    await expect(keys(["roll", first])).rejects.toThrow(
+      `The key with hash ${await hashApiKey(first)} was rolled already, to the key with hash ${await hashApiKey(second)}: roll that one.`,
+    );
+    const third = (await keys(["roll", second])).printed.at(-1) ?? "";
+    for (const key of [second, third]) {
+      const retried = await create(key, idempotencyKey);
+      expect(retried.status).toBe(201);
+      expect(retried.headers.get("Idempotent-Replayed")).toBe("true");
+      expect(await retried.json()).toEqual(pet);
+    }
+  });
+};
