@@ -1,96 +1,150 @@
 // Backs up the D1 database to a .sql file, and restores one into an empty database.
 //
-//   npm run --silent backup  -- --output FILE [--env staging|production --remote | --persist-to DIR]
+//   npm run --silent backup  -- --output FILE [--force] [--env staging|production --remote | --persist-to DIR]
 //   npm run --silent restore -- --input FILE  [--env staging|production --remote | --persist-to DIR]
 //
 // A backup is `wrangler d1 export`: the schema, every row, and the record of the applied
 // migrations, so that a restored database takes later migrations as the original would.
-// A restore runs the file on a database that has no tables yet (a new D1 database, or a
-// fresh local state) and refuses any other: the file's CREATE TABLEs would fail half-way
-// on one that has. API keys live in KV, not in the backup, and keep working across a
-// restore. For production, D1 Time Travel restores a database in place to any minute of
-// the last 30 days (docs/operations.md, "Backing up and restoring data").
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+// It refuses to write over a file without --force, and a local state that holds no D1.
+// A restore first runs the file on a database in memory (scripts/dump-check.ts) and
+// refuses one that does not build every table and index of the migrations; then it runs
+// it on a database that has no tables yet (a new D1 database, or a fresh local state),
+// refusing any other, and prints each table's rows as the database then counts them.
+// API keys live in KV, not in the backup, and keep working across a restore. For
+// production, D1 Time Travel restores a database in place to any minute of the last 30
+// days (docs/operations.md, "Backing up and restoring data").
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { countRowsQuery, inspectDump } from "./dump-check";
+import { openLocalStores, openStores, type Stores } from "./stores";
 import { describeTarget, TARGET_OPTIONS, type Target, targetArgs, targetFrom } from "./target";
 import { wrangler } from "./wrangler";
 
 const USAGE = `Usage:
-  npm run --silent backup  -- --output FILE [--env staging|production --remote | --persist-to DIR]
+  npm run --silent backup  -- --output FILE [--force] [--env staging|production --remote | --persist-to DIR]
   npm run --silent restore -- --input FILE  [--env staging|production --remote | --persist-to DIR]`;
 
+/** Where wrangler keeps a local state's D1 databases. */
+const localD1 = (target: Target) =>
+  path.resolve(target.persistTo ?? path.join(import.meta.dirname, "..", ".wrangler", "state"), "v3", "d1");
+
 /**
- * `wrangler d1 export` takes no --persist-to: it reads the local state beside the config
- * file. For a --persist-to state, it is given a copy of wrangler.toml in a scratch folder
- * whose .wrangler/state is that state.
+ * `wrangler d1 export` into a file beside `output`, renamed onto it once whole. It takes no
+ * --persist-to: for a --persist-to state it is given a copy of wrangler.toml in a scratch
+ * folder whose .wrangler/state is that state.
  */
 const exportDatabase = (target: Target, output: string) => {
-  if (target.remote || !target.persistTo) {
-    wrangler(["d1", "export", "DB", ...targetArgs(target), "--output", output]);
-    return;
-  }
+  const partial = `${path.resolve(output)}.partial`;
   const scratch = mkdtempSync(path.join(tmpdir(), "petstore-backup-"));
   try {
-    writeFileSync(path.join(scratch, "wrangler.toml"), readFileSync("wrangler.toml"));
-    mkdirSync(path.join(scratch, ".wrangler"));
-    symlinkSync(path.resolve(target.persistTo), path.join(scratch, ".wrangler", "state"));
-    const { persistTo: _, ...beside } = target;
-    wrangler([
-      "d1",
-      "export",
-      "DB",
-      ...targetArgs(beside),
-      "--config",
-      path.join(scratch, "wrangler.toml"),
-      "--output",
-      path.resolve(output),
-    ]);
+    if (target.remote || !target.persistTo) {
+      wrangler(["d1", "export", "DB", ...targetArgs(target), "--output", partial]);
+    } else {
+      writeFileSync(path.join(scratch, "wrangler.toml"), readFileSync("wrangler.toml"));
+      mkdirSync(path.join(scratch, ".wrangler"));
+      symlinkSync(path.resolve(target.persistTo), path.join(scratch, ".wrangler", "state"));
+      const { persistTo: _, ...beside } = target;
+      const config = ["--config", path.join(scratch, "wrangler.toml")];
+      wrangler(["d1", "export", "DB", ...targetArgs(beside), ...config, "--output", partial]);
+    }
+    renameSync(partial, output);
   } finally {
+    rmSync(partial, { force: true });
     rmSync(scratch, { recursive: true, force: true });
   }
 };
 
-/** The tables of the target database, the platform's own left out. */
-const tablesOf = (target: Target): string[] => {
-  const query =
-    "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '_cf_%'";
-  const [result] = JSON.parse(wrangler(["d1", "execute", "DB", ...targetArgs(target), "--json", "--command", query]));
-  return (result.results as { name: string }[]).map(({ name }) => name);
-};
-
-const restoreDatabase = (target: Target, input: string) => {
-  const tables = tablesOf(target);
-  if (tables.length > 0) {
-    throw new Error(
-      `${describeTarget(target, "D1")} is not empty (it has ${tables.join(", ")}): restore into a new database, or use D1 Time Travel to restore this one in place.`,
-    );
+/** Backs up the target's database to `output`; returns what it did, throws what it refused. */
+export const backUp = (target: Target, output: string, force: boolean): string => {
+  if (existsSync(output) && !force)
+    throw new Error(`${output} exists: name another file, or add --force to replace it.`);
+  if (!target.remote && !existsSync(localD1(target))) {
+    throw new Error(`${describeTarget(target, "D1")} holds no D1 database (no ${localD1(target)}): is that the state?`);
   }
-  wrangler(["d1", "execute", "DB", ...targetArgs(target), "--file", input, "--yes"]);
+  exportDatabase(target, output);
+  return `Backed up ${describeTarget(target, "D1")} to ${output}.`;
 };
 
-const main = () => {
+const TABLES_QUERY =
+  "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '_cf_%'";
+
+/** The target's database: its stores, for queries, and how a dump runs on it. */
+const openDatabase = async (target: Target, input: string, dump: string) => {
+  if (target.remote) {
+    const runDump = async () => {
+      wrangler(["d1", "execute", "DB", ...targetArgs(target), "--file", input, "--yes"]);
+    };
+    return { stores: (await openStores(target)) as Stores, runDump };
+  }
+  const stores = await openLocalStores(target);
+  // As `wrangler d1 execute --local --file` runs a file: one batch, whole or not at all.
+  const runDump = async () => {
+    const { unstable_splitSqlQuery: splitSql } = await import("wrangler");
+    await stores.database.batch(splitSql(dump).map((statement) => stores.database.prepare(statement)));
+  };
+  return { stores, runDump };
+};
+
+/** Restores `input` into the target's empty database; returns what it restored, throws what it refused. */
+export const restore = async (target: Target, input: string): Promise<string> => {
+  const dump = readFileSync(input, "utf8");
+  const { rows } = inspectDump(dump);
+  const { stores, runDump } = await openDatabase(target, input, dump);
+  try {
+    const tables = (await stores.query<{ name: string }>(TABLES_QUERY)).map(({ name }) => name);
+    if (tables.length > 0) {
+      throw new Error(
+        `${describeTarget(target, "D1")} is not empty (it has ${tables.join(", ")}): restore into a new database, or use D1 Time Travel to restore this one in place.`,
+      );
+    }
+    await runDump();
+    const counted = await stores.query<{ name: string; count: number }>(countRowsQuery(Object.keys(rows)));
+    const differ = counted.filter(({ name, count }) => rows[name] !== count);
+    const counts = counted.map(({ name, count }) => `${name} ${count}`).join(", ");
+    if (differ.length > 0 || counted.length !== Object.keys(rows).length) {
+      throw new Error(`Restored ${input}, but the database counts ${counts}, not what the file holds: check it.`);
+    }
+    return `Restored ${input} into ${describeTarget(target, "D1")}: ${counts} rows.`;
+  } finally {
+    await stores.close();
+  }
+};
+
+const main = async () => {
   const [command] = process.argv.slice(2);
   const { values } = parseArgs({
     args: process.argv.slice(3),
-    options: { ...TARGET_OPTIONS, output: { type: "string" }, input: { type: "string" } },
+    options: {
+      ...TARGET_OPTIONS,
+      output: { type: "string" },
+      input: { type: "string" },
+      force: { type: "boolean", default: false },
+    },
   });
   const target = targetFrom(values);
-  if (command === "backup" && values.output && !values.input) {
-    exportDatabase(target, values.output);
-    console.error(`Backed up ${describeTarget(target, "D1")} to ${values.output}.`);
-  } else if (command === "restore" && values.input && !values.output) {
-    restoreDatabase(target, values.input);
-    console.error(`Restored ${values.input} into ${describeTarget(target, "D1")}.`);
-  } else {
-    throw new Error(USAGE);
-  }
+  if (command === "backup" && values.output && !values.input) return backUp(target, values.output, values.force);
+  if (command === "restore" && values.input && !values.output && !values.force) return restore(target, values.input);
+  throw new Error(USAGE);
 };
 
-try {
-  main();
-} catch (error) {
-  console.error((error as Error).message);
-  process.exitCode = 1;
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  main().then(
+    (done) => console.error(done),
+    (error: Error) => {
+      console.error(error.message);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
+import { backUp, restore } from "../../scripts/backup";
 import { type DevServer, startDevServer } from "../../scripts/dev-server";
 import { migrationFiles } from "../../scripts/local-migrations";
 import { openStores } from "../../scripts/stores";
@@ -66,7 +67,12 @@ export const backupTests = (state: ScratchState) => {
     const restoredState = path.join(scratch, "restored");
     const restoredRun = await npmScript("restore", ["--persist-to", restoredState, "--input", file]);
     expect(restoredRun.code, restoredRun.stderr).toBe(0);
-    expect(restoredRun.stderr).toMatch(/Restored/);
+    expect(restoredRun.stderr).toMatch(
+      new RegExp(
+        `^Restored .*: pets ${before.length}, idempotency_keys \\d+, deprecated_calls \\d+, api_key_last_used \\d+ rows\\.$`,
+        "m",
+      ),
+    );
     // The backup holds the record of the migrations applied before it, every one of drizzle/,
     // in the table where wrangler looks for them (test/node/migrations.test.ts): wrangler,
     // which applies them to deployed databases, finds none left to apply.
@@ -91,5 +97,46 @@ export const backupTests = (state: ScratchState) => {
     const refused = await npmScript("restore", ["--persist-to", restoredState, "--input", file]);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/is not empty \(it has .*pets.*\): restore into a new database/);
+  });
+
+  it("refuses a dump cut short between statements, saying what it lacks, and leaves the target empty for the whole one", async () => {
+    const whole = path.join(scratch, "backup.sql");
+    const cut = path.join(scratch, "cut.sql");
+    const lines = readFileSync(whole, "utf8").split("\n");
+    // Up to the first index: the pets, and neither the other tables nor the indexes.
+    writeFileSync(
+      cut,
+      lines
+        .slice(
+          0,
+          lines.findIndex((line) => line.startsWith("CREATE TABLE `idempotency_keys`")),
+        )
+        .join("\n"),
+    );
+    const target = { remote: false, persistTo: path.join(scratch, "restored from a cut dump") };
+    await expect(restore(target, cut)).rejects.toThrow(
+      /^The dump is incomplete or not of this schema: it lacks .*table idempotency_keys.*table deprecated_calls.*table api_key_last_used.*\. Nothing was restored\.$/,
+    );
+    await expect(restore(target, whole)).resolves.toMatch(/^Restored .*: pets \d+, idempotency_keys/);
+  });
+
+  it("backup refuses to write over a file without --force, and a state that holds no D1", () => {
+    const existing = path.join(scratch, "existing.sql");
+    writeFileSync(existing, "precious");
+    const served = { remote: false, persistTo: state.server.persistTo };
+    expect(() => backUp(served, existing, false)).toThrow(
+      `${existing} exists: name another file, or add --force to replace it.`,
+    );
+    const empty = path.join(scratch, "not a state");
+    expect(() => backUp({ remote: false, persistTo: empty }, path.join(scratch, "new.sql"), false)).toThrow(
+      /holds no D1 database \(no .*not a state\/v3\/d1\): is that the state\?$/,
+    );
+    expect([readFileSync(existing, "utf8"), existsSync(empty), existsSync(path.join(scratch, "new.sql"))]).toEqual([
+      "precious",
+      false,
+      false,
+    ]);
+    expect(backUp(served, existing, true)).toMatch(/^Backed up /);
+    expect(readFileSync(existing, "utf8")).toMatch(/^PRAGMA defer_foreign_keys=TRUE;\nCREATE TABLE d1_migrations/);
   });
 };

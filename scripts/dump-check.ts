@@ -1,0 +1,79 @@
+// What a backup holds, found before it is restored: the dump is run on an empty SQLite
+// database in memory (node:sqlite), and what that builds is compared with what the
+// migrations of drizzle/ build, every table and index, and with their record.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { MIGRATIONS_DIR, migrationFiles } from "./local-migrations";
+
+/** The tables and indexes of a database, by name, each with its SQL in one spacing; the platform's own left out. */
+const schemaOf = (db: DatabaseSync): Map<string, string> => {
+  const rows = db
+    .prepare(
+      `select type, name, sql from sqlite_master where type in ('table', 'index') and sql is not null
+       and name not like 'sqlite_%' and name not like '_cf_%' and name != 'd1_migrations'`,
+    )
+    .all() as { type: string; name: string; sql: string }[];
+  return new Map(rows.map(({ type, name, sql }) => [`${type} ${name}`, sql.replaceAll(/\s+/g, " ").trim()]));
+};
+
+/** What the migrations build, in order, on an empty database. */
+export const migratedSchema = (): Map<string, string> => {
+  const db = new DatabaseSync(":memory:");
+  try {
+    for (const file of migrationFiles()) db.exec(readFileSync(path.join(MIGRATIONS_DIR, file), "utf8"));
+    return schemaOf(db);
+  } finally {
+    db.close();
+  }
+};
+
+/** The rows in each table of `tables`, in one query. */
+export const countRowsQuery = (tables: string[]) =>
+  tables.map((table) => `select '${table}' as name, count(*) as count from "${table}"`).join(" union all ");
+
+export type DumpContents = {
+  /** Each table's rows, the migrations' record left out. */
+  rows: Record<string, number>;
+};
+
+/**
+ * Runs the dump in memory and returns each table's rows; throws, saying what is wrong,
+ * for a dump that does not run, lacks a table or an index the migrations build, has one
+ * they do not, or records other migrations than drizzle/ holds.
+ */
+export const inspectDump = (sql: string): DumpContents => {
+  const db = new DatabaseSync(":memory:");
+  try {
+    try {
+      db.exec(sql);
+    } catch (error) {
+      throw new Error(`The dump does not run: ${(error as Error).message}. Nothing was restored.`);
+    }
+    const expected = migratedSchema();
+    const found = schemaOf(db);
+    const missing = [...expected.keys()].filter((name) => !found.has(name));
+    const extra = [...found.keys()].filter((name) => !expected.has(name));
+    const changed = [...expected.keys()].filter((name) => found.has(name) && found.get(name) !== expected.get(name));
+    const hasRecord = db.prepare("select 1 from sqlite_master where name = 'd1_migrations'").get() !== undefined;
+    const recorded = hasRecord
+      ? (db.prepare("select name from d1_migrations order by id").all() as { name: string }[]).map(({ name }) => name)
+      : [];
+    const problems = [
+      ...(missing.length > 0 ? [`it lacks ${missing.join(", ")}`] : []),
+      ...(extra.length > 0 ? [`it has ${extra.join(", ")}, which the migrations do not build`] : []),
+      ...(changed.length > 0 ? [`${changed.join(", ")} differ from what the migrations build`] : []),
+      ...(recorded.join() === migrationFiles().join()
+        ? []
+        : [`it records the migrations ${recorded.join(", ") || "(none)"}, not ${migrationFiles().join(", ")}`]),
+    ];
+    if (problems.length > 0) {
+      throw new Error(`The dump is incomplete or not of this schema: ${problems.join("; ")}. Nothing was restored.`);
+    }
+    const tables = [...expected.keys()].filter((name) => name.startsWith("table ")).map((name) => name.slice(6));
+    const counted = db.prepare(countRowsQuery(tables)).all() as { name: string; count: number }[];
+    return { rows: Object.fromEntries(counted.map(({ name, count }) => [name, count])) };
+  } finally {
+    db.close();
+  }
+};
