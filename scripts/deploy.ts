@@ -25,11 +25,12 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { MIN_SECRET_BYTES } from "../src/cursor";
 import { BUNDLE_BUDGET_KIB, checkBundleBudget } from "./bundle-budget";
+import { configProblems, type EnvironmentConfig } from "./config-check";
 import { parseRolloutSoak, parseRolloutSteps, rollOut } from "./rollout";
 import { runSmokeTest, smokeTarget, versionOverride } from "./smoke";
 import { DEPLOYED_ENVIRONMENTS } from "./target";
 import { REQUIRED_SECRET, servingVersion, uploadVersion, withSecretsFile } from "./versions";
-import { runWrangler, wrangler } from "./wrangler";
+import { runWrangler, workerConfig, wrangler } from "./wrangler";
 
 /** What wrangler says when it has no credentials (no login, no CLOUDFLARE_API_TOKEN) or Cloudflare refuses them. */
 const NOT_AUTHENTICATED = /CLOUDFLARE_API_TOKEN|not (logged in|authenticated)|wrangler login|Authentication error/i;
@@ -64,6 +65,8 @@ const main = async () => {
   if (!env || !DEPLOYED_ENVIRONMENTS.includes(env) || extra.length > 0) {
     throw new Error(`Usage: npm run deploy:<${DEPLOYED_ENVIRONMENTS.join("|")}> -- [--all-at-once] [--dry-run]`);
   }
+  const problems = configProblems((await workerConfig(env)) as EnvironmentConfig, env);
+  if (problems.length > 0) throw new Error(`wrangler.toml is not ready to deploy:\n  ${problems.join("\n  ")}`);
   const gradual = env === "production" && !values["all-at-once"];
   const rollout = {
     steps: parseRolloutSteps(process.env.ROLLOUT_STEPS || DEFAULT_ROLLOUT.steps),

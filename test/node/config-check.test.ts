@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { configProblems, type EnvironmentConfig, WORKER_NEEDS } from "../../scripts/config-check";
+import { DEPLOYED_ENVIRONMENTS } from "../../scripts/target";
+import { workerConfig } from "../../scripts/wrangler";
+
+// The check that scripts/deploy.ts makes of each deployed environment before a deploy or
+// its dry run: wrangler.toml passes it, and each thing the Worker needs, taken away in
+// turn from the environment as wrangler resolves it, is named.
+
+describe.each(DEPLOYED_ENVIRONMENTS)("[env.%s]", (env) => {
+  const resolved = async () => (await workerConfig(env)) as EnvironmentConfig;
+
+  it("gives the Worker everything it reads, at the limits the docs state", async () => {
+    expect(configProblems(await resolved(), env)).toEqual([]);
+  });
+
+  it("is refused without any one binding, var or required secret", async () => {
+    const config = await resolved();
+    const removals: [string, (copy: EnvironmentConfig) => void][] = [
+      ...WORKER_NEEDS.d1_databases.map((name): [string, (copy: EnvironmentConfig) => void] => [
+        `D1 binding ${name}`,
+        (copy) => {
+          copy.d1_databases = copy.d1_databases.filter(({ binding }) => binding !== name);
+        },
+      ]),
+      ...WORKER_NEEDS.kv_namespaces.map((name): [string, (copy: EnvironmentConfig) => void] => [
+        `KV binding ${name}`,
+        (copy) => {
+          copy.kv_namespaces = copy.kv_namespaces.filter(({ binding }) => binding !== name);
+        },
+      ]),
+      ...WORKER_NEEDS.ratelimits.map((name): [string, (copy: EnvironmentConfig) => void] => [
+        `rate limiter ${name}`,
+        (copy) => {
+          copy.ratelimits = copy.ratelimits.filter((limiter) => limiter.name !== name);
+        },
+      ]),
+      ...WORKER_NEEDS.vars.map((name): [string, (copy: EnvironmentConfig) => void] => [
+        `var ${name}`,
+        (copy) => {
+          delete copy.vars[name];
+        },
+      ]),
+      ...WORKER_NEEDS.secrets.map((name): [string, (copy: EnvironmentConfig) => void] => [
+        `required secret ${name}`,
+        (copy) => {
+          copy.secrets = { required: (copy.secrets?.required ?? []).filter((secret) => secret !== name) };
+        },
+      ]),
+    ];
+    for (const [missing, remove] of removals) {
+      const copy = structuredClone(config);
+      remove(copy);
+      expect(configProblems(copy, env), missing).toEqual([`[env.${env}] has no ${missing}`]);
+    }
+  });
+
+  it("is refused with a limiter's period or limit other than the docs state", async () => {
+    for (const field of ["period", "limit"] as const) {
+      const copy = structuredClone(await resolved());
+      const limiter = copy.ratelimits.find(({ name }) => name === "AUTH_FAILURE_LIMITER");
+      if (!limiter) throw new Error("no AUTH_FAILURE_LIMITER");
+      limiter.simple[field] *= 2;
+      expect(configProblems(copy, env)).toEqual([
+        expect.stringMatching(/^\[env\.\w+\] limits AUTH_FAILURE_LIMITER to/),
+      ]);
+    }
+  });
+});
