@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { matchedRoutes } from "hono/route";
 import {
   type ApiKeyRecord,
   hasExpired,
@@ -143,10 +144,15 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
 /** GET and HEAD read; every other method writes, so that a method added later needs `write` unless said otherwise. */
 const scopeOf = (method: string): Scope => (method === "GET" || method === "HEAD" ? "read" : "write");
 
-/** After authentication: a key lacking the scope of the request's method gets 403, before any validation. */
+/**
+ * After authentication: a key lacking the scope of the request's method gets 403, before
+ * any validation. A method that no route of the path answers needs no scope: it goes on
+ * to the 405 with Allow (or the 404) that every valid key gets.
+ */
 export const requireScope = createMiddleware<AppEnv>(async (c, next) => {
   const scope = scopeOf(c.req.method);
-  if (!hasScope(c.var.apiKey, scope)) {
+  const routed = matchedRoutes(c).some((route) => route.method !== "ALL");
+  if (routed && !hasScope(c.var.apiKey, scope)) {
     throw new ApiError("forbidden", `This API key does not have the '${scope}' scope, which this operation needs.`);
   }
   await next();

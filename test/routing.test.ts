@@ -2,8 +2,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call, createApiKey, expectError } from "./helpers";
 
 let key: string;
+let readKey: string;
+let writeKey: string;
 beforeAll(async () => {
   key = await createApiKey();
+  readKey = await createApiKey("reads", { scopes: ["read"] });
+  writeKey = await createApiKey("writes", { scopes: ["write"] });
 });
 
 describe("routing", () => {
@@ -41,10 +45,17 @@ describe("routing", () => {
     ["POST", "/v1/pets/1", "GET, HEAD"],
     ["PUT", "/v1/pets/1", "GET, HEAD"],
     ["DELETE", "/v1/pets/1", "GET, HEAD"],
-  ])("answers 405 with Allow for %s %s", async (method, path, allow) => {
-    const response = await call(path, { method, key });
-    await expectError(response, 405, "method_not_allowed");
-    expect(response.headers.get("Allow")).toBe(allow);
+  ])("answers 405 with Allow for %s %s, to a key of any scopes", async (method, path, allow) => {
+    for (const anyKey of [key, readKey, writeKey]) {
+      const response = await call(path, { method, key: anyKey });
+      await expectError(response, 405, "method_not_allowed");
+      expect(response.headers.get("Allow")).toBe(allow);
+    }
+  });
+
+  it("still refuses a routed method to a key without its scope", async () => {
+    await expectError(await call("/v1/pets", { method: "POST", key: readKey, json: {} }), 403, "forbidden");
+    await expectError(await call("/v1/pets", { key: writeKey }), 403, "forbidden");
   });
 
   it("answers HEAD like GET, without a body", async () => {
