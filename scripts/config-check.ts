@@ -3,6 +3,7 @@
 // binding, var and secret the Worker reads, and each limiter at the limits that the
 // docs state (DEPLOYED_LIMITS). A missing one would not fail the deploy; it would switch
 // something off at run time.
+import { MIN_SECRET_BYTES } from "../src/cursor";
 import { DEPLOYED_LIMITS } from "../src/rate-limit";
 
 /** What src/ reads of its environment. */
@@ -28,9 +29,21 @@ export const configProblems = (config: EnvironmentConfig, env: string): string[]
   const lacking = (kind: string, needed: string[], given: string[]) =>
     needed.filter((name) => !given.includes(name)).map((name) => `[env.${env}] has no ${kind} ${name}`);
   const problems = [
-    ...lacking("D1 binding", WORKER_NEEDS.d1_databases, config.d1_databases.map(({ binding }) => binding)),
-    ...lacking("KV binding", WORKER_NEEDS.kv_namespaces, config.kv_namespaces.map(({ binding }) => binding)),
-    ...lacking("rate limiter", WORKER_NEEDS.ratelimits, config.ratelimits.map(({ name }) => name)),
+    ...lacking(
+      "D1 binding",
+      WORKER_NEEDS.d1_databases,
+      config.d1_databases.map(({ binding }) => binding),
+    ),
+    ...lacking(
+      "KV binding",
+      WORKER_NEEDS.kv_namespaces,
+      config.kv_namespaces.map(({ binding }) => binding),
+    ),
+    ...lacking(
+      "rate limiter",
+      WORKER_NEEDS.ratelimits,
+      config.ratelimits.map(({ name }) => name),
+    ),
     ...lacking("var", WORKER_NEEDS.vars, Object.keys(config.vars)),
     ...lacking("required secret", WORKER_NEEDS.secrets, config.secrets?.required ?? []),
   ];
@@ -44,3 +57,18 @@ export const configProblems = (config: EnvironmentConfig, env: string): string[]
   }
   return problems;
 };
+
+/**
+ * The cursor secrets a deploy is given in its environment (CURSOR_SECRET goes up with it;
+ * CURSOR_SECRET_PREVIOUS is put with `wrangler secret put`, and checked here when given):
+ * what is shorter than MIN_SECRET_BYTES is refused, so no Worker runs with it.
+ */
+export const shortSecrets = (environment: Record<string, string | undefined>): string[] =>
+  ["CURSOR_SECRET", "CURSOR_SECRET_PREVIOUS"]
+    .filter((name) => {
+      const given = environment[name];
+      // An empty CURSOR_SECRET_PREVIOUS means no rotation under way.
+      if (given === undefined || (given === "" && name === "CURSOR_SECRET_PREVIOUS")) return false;
+      return new TextEncoder().encode(given).length < MIN_SECRET_BYTES;
+    })
+    .map((name) => `${name} in the environment is shorter than ${MIN_SECRET_BYTES} bytes`);

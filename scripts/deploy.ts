@@ -25,7 +25,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { MIN_SECRET_BYTES } from "../src/cursor";
 import { BUNDLE_BUDGET_KIB, checkBundleBudget } from "./bundle-budget";
-import { configProblems, type EnvironmentConfig } from "./config-check";
+import { configProblems, type EnvironmentConfig, shortSecrets } from "./config-check";
 import { parseRolloutSoak, parseRolloutSteps, rollOut } from "./rollout";
 import { runSmokeTest, smokeTarget, versionOverride } from "./smoke";
 import { DEPLOYED_ENVIRONMENTS } from "./target";
@@ -65,8 +65,12 @@ const main = async () => {
   if (!env || !DEPLOYED_ENVIRONMENTS.includes(env) || extra.length > 0) {
     throw new Error(`Usage: npm run deploy:<${DEPLOYED_ENVIRONMENTS.join("|")}> -- [--all-at-once] [--dry-run]`);
   }
-  const problems = configProblems((await workerConfig(env)) as EnvironmentConfig, env);
-  if (problems.length > 0) throw new Error(`wrangler.toml is not ready to deploy:\n  ${problems.join("\n  ")}`);
+  const problems = [
+    ...configProblems((await workerConfig(env)) as EnvironmentConfig, env),
+    ...shortSecrets(process.env),
+  ];
+  if (problems.length > 0)
+    throw new Error(`Not ready to deploy ${env}, so nothing was deployed:\n  ${problems.join("\n  ")}`);
   const gradual = env === "production" && !values["all-at-once"];
   const rollout = {
     steps: parseRolloutSteps(process.env.ROLLOUT_STEPS || DEFAULT_ROLLOUT.steps),
@@ -85,9 +89,6 @@ const main = async () => {
     );
   }
   const givenSecret = process.env[REQUIRED_SECRET];
-  if (givenSecret !== undefined && Buffer.byteLength(givenSecret) < MIN_SECRET_BYTES) {
-    throw new Error(`${REQUIRED_SECRET} in the environment is shorter than ${MIN_SECRET_BYTES} bytes.`);
-  }
 
   step("openapi.json is current");
   if (spawnSync("npm", ["run", "--silent", "check:openapi"], { stdio: "inherit" }).status !== 0) {

@@ -76,6 +76,25 @@ export const writeCursor = async (secrets: CursorSecrets, position: CursorPositi
 const verifies = async (secret: string, signature: Uint8Array, payload: Uint8Array) =>
   crypto.subtle.verify("HMAC", await signingKey(secret), signature, payload);
 
+let reportedPreviousSecret = false;
+
+/**
+ * CURSOR_SECRET_PREVIOUS when a rotation is under way (empty, wrangler.toml's local
+ * default, means none). One too short to be a secret is ignored, and logged once per
+ * isolate: a client's cursor is never a 500 for it (the deploy refuses it, too).
+ */
+const previousSecret = (secrets: CursorSecrets): string | undefined => {
+  const previous = secrets.CURSOR_SECRET_PREVIOUS;
+  if (!previous) return undefined;
+  if (encoder.encode(previous).length >= MIN_SECRET_BYTES) return previous;
+  if (!reportedPreviousSecret) {
+    reportedPreviousSecret = true;
+    const message = `CURSOR_SECRET_PREVIOUS is shorter than ${MIN_SECRET_BYTES} bytes: ignored, so cursors signed with it are refused`;
+    console.error(JSON.stringify({ level: "error", message }));
+  }
+  return undefined;
+};
+
 const CURSOR_SHAPE = /^[A-Za-z0-9_-]{1,64}\.[A-Za-z0-9_-]{43}$/;
 const PAYLOAD_SHAPE = /^1\.([1-9][0-9]{0,15})\.([a-z]*)$/;
 
@@ -96,11 +115,15 @@ export const readCursor = async (
     throw invalidCursor("is not a cursor this service issued");
   }
   const signature = fromBase64Url(signatureText);
+  // One encoding only: base64's last character has bits that decoding drops, so "I" and
+  // "J" can read alike; a cursor that is not exactly as issued is altered.
+  if (toBase64Url(payload) !== payloadText || toBase64Url(signature) !== signatureText) {
+    throw invalidCursor("is not a cursor this service issued");
+  }
+  const previous = previousSecret(secrets);
   const valid =
     (await verifies(usable("CURSOR_SECRET", secrets.CURSOR_SECRET), signature, payload)) ||
-    // Empty (wrangler.toml's local default) means no rotation is under way.
-    (!!secrets.CURSOR_SECRET_PREVIOUS &&
-      (await verifies(usable("CURSOR_SECRET_PREVIOUS", secrets.CURSOR_SECRET_PREVIOUS), signature, payload)));
+    (previous !== undefined && (await verifies(previous, signature, payload)));
   const fields = valid ? PAYLOAD_SHAPE.exec(new TextDecoder().decode(payload)) : null;
   if (!fields) throw invalidCursor("is not a cursor this service issued");
   if ((fields[2] || undefined) !== status) throw invalidCursor("belongs to a listing with another status filter");

@@ -71,6 +71,8 @@ describe("GET /v1/pets pagination", () => {
       cursor = new URL(nextLink(response) ?? "").searchParams.get("cursor") ?? "";
     });
 
+    const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const unusedBitFlipped = (character = "") => BASE64URL[BASE64URL.indexOf(character) ^ 1];
     const tampered = (text: string, index: number) =>
       text.slice(0, index) + (text[index] === "A" ? "B" : "A") + text.slice(index + 1);
 
@@ -81,6 +83,9 @@ describe("GET /v1/pets pagination", () => {
       ["altered in its payload", () => tampered(cursor, 1)],
       ["altered in its signature", () => tampered(cursor, cursor.length - 5)],
       ["forged with another id", () => `${btoa("1.1.").replaceAll("=", "")}${cursor.slice(cursor.indexOf("."))}`],
+      // 32 bytes take 43 characters, whose last carries 2 bits that decoding drops: this
+      // one decodes to the same signature, but is not the cursor that was issued.
+      ["altered in the unused bits of its last character", () => cursor.slice(0, -1) + unusedBitFlipped(cursor.at(-1))],
     ])("answers 400 for a cursor %s", async (_, make) => {
       const response = await call(`/v1/pets?limit=2&cursor=${encodeURIComponent(make())}`, { key });
       const error = await expectError(response, 400, "invalid_request");
@@ -121,18 +126,9 @@ describe("the cursor secret", () => {
   it.each([
     ["missing", { CURSOR_SECRET: "" }, "limit=8", "CURSOR_SECRET"],
     ["shorter than 32 bytes", { CURSOR_SECRET: "too-short-a-secret" }, "limit=9", "CURSOR_SECRET"],
-    [
-      "previous one shorter than 32 bytes",
-      { CURSOR_SECRET: NEW, CURSOR_SECRET_PREVIOUS: "short" },
-      "limit=2&cursor=",
-      "CURSOR_SECRET_PREVIOUS",
-    ],
   ])("answers 500 and names the problem in the log when the %s", async (_, secrets, query, name) => {
-    const fullQuery = query.endsWith("cursor=")
-      ? query + (await cursorOf(await listWith({ CURSOR_SECRET: OLD }, "limit=10")))
-      : query;
     const lines = await faultLogLines(async () => {
-      await expectError(await listWith(secrets, fullQuery), 500, "internal_error");
+      await expectError(await listWith(secrets, query), 500, "internal_error");
     });
     expect(lines).toEqual([
       expect.objectContaining({
@@ -140,5 +136,21 @@ describe("the cursor secret", () => {
       }),
     ]);
     expect(JSON.stringify(lines)).not.toContain("too-short-a-secret");
+  });
+
+  it("ignores a CURSOR_SECRET_PREVIOUS shorter than 32 bytes: another secret's cursor is 400, never 500; logged once per isolate", async () => {
+    const cursor = await cursorOf(await listWith({ CURSOR_SECRET: OLD }, "limit=10"));
+    const short = { CURSOR_SECRET: NEW, CURSOR_SECRET_PREVIOUS: "short" };
+    const lines = await faultLogLines(async () => {
+      for (let request = 0; request < 2; request++) {
+        await expectError(await listWith(short, `limit=2&cursor=${cursor}`), 400, "invalid_request");
+      }
+    });
+    expect(lines).toEqual([
+      {
+        level: "error",
+        message: "CURSOR_SECRET_PREVIOUS is shorter than 32 bytes: ignored, so cursors signed with it are refused",
+      },
+    ]);
   });
 });

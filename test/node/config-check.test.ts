@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { configProblems, type EnvironmentConfig, WORKER_NEEDS } from "../../scripts/config-check";
+import { configProblems, type EnvironmentConfig, shortSecrets, WORKER_NEEDS } from "../../scripts/config-check";
 import { DEPLOYED_ENVIRONMENTS } from "../../scripts/target";
 import { workerConfig } from "../../scripts/wrangler";
 
@@ -65,5 +65,17 @@ describe.each(DEPLOYED_ENVIRONMENTS)("[env.%s]", (env) => {
         expect.stringMatching(/^\[env\.\w+\] limits AUTH_FAILURE_LIMITER to/),
       ]);
     }
+  });
+});
+
+describe("the cursor secrets given to a deploy", () => {
+  it("refuses either one shorter than 32 bytes; an empty CURSOR_SECRET_PREVIOUS is no rotation", () => {
+    const long = "a-cursor-secret-of-at-least-32-bytes";
+    expect(shortSecrets({ CURSOR_SECRET: long, CURSOR_SECRET_PREVIOUS: "" })).toEqual([]);
+    expect(shortSecrets({})).toEqual([]);
+    expect(shortSecrets({ CURSOR_SECRET: long, CURSOR_SECRET_PREVIOUS: "short" })).toEqual([
+      "CURSOR_SECRET_PREVIOUS in the environment is shorter than 32 bytes",
+    ]);
+    expect(shortSecrets({ CURSOR_SECRET: "" })).toEqual(["CURSOR_SECRET in the environment is shorter than 32 bytes"]);
   });
 });
