@@ -19,7 +19,16 @@ const RETRYABLE_D1_ERRORS = [
   /Failed to get session commit token/i,
 ];
 /** D1's errors that ask callers to back off: answered 503 at once, not retried in the request. */
-const BACK_OFF_D1_ERRORS = [/D1 DB is overloaded/i, /exceeded timeout/i, /database is locked|SQLITE_BUSY/i];
+const BACK_OFF_D1_ERRORS = [
+  /D1 DB is overloaded/i,
+  /exceeded timeout/i,
+  /database is locked|SQLITE_BUSY/i,
+  // Our own deadline (D1_DEADLINE_MS): a query that hangs is not tried again in the request.
+  /^D1 did not answer within/,
+];
+
+/** A D1 query or batch normally takes milliseconds; one that takes this long is failing. */
+export const D1_DEADLINE_MS = 5000;
 
 /** The messages of an error and of its causes (Drizzle wraps D1's error in its own). */
 export const messagesOf = (error: unknown): string[] => {

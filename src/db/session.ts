@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { retryTransient } from "../faults";
+import { D1_DEADLINE_MS, retryTransient, withDeadline } from "../faults";
 import { createSessionDatabase, emptyD1Usage } from "./client";
 
 export const BOOKMARK_HEADER = "x-d1-bookmark";
@@ -20,11 +20,13 @@ export const withSession = createMiddleware<AppEnv>(async (c, next) => {
   };
   let retries = 0;
   const counted = () => retries++;
+  // Each query, or run of queries, within D1_DEADLINE_MS: one that hangs is answered 503.
+  const timely = <T>(running: Promise<T>) => withDeadline(running, D1_DEADLINE_MS, "D1");
   c.set("db", {
-    idempotent: (query) => retryTransient(() => query(session()), counted),
-    once: (query) => query(session()),
+    idempotent: (query) => retryTransient(() => timely(query(session())), counted),
+    once: (query) => timely(query(session())),
     primary: (query) =>
-      retryTransient(() => query(createSessionDatabase(c.env.DB, "first-primary", usage).db), counted),
+      retryTransient(() => timely(query(createSessionDatabase(c.env.DB, "first-primary", usage).db)), counted),
     get retries() {
       return retries;
     },

@@ -1,0 +1,50 @@
+import { env } from "cloudflare:workers";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { D1_DEADLINE_MS } from "../src/faults";
+import { call, createApiKey, expectUnavailable, faultLogLines } from "./helpers";
+import { failing } from "./wrap-bindings";
+
+// A D1 call that hangs (test/wrap-bindings.ts) is given up after D1_DEADLINE_MS and
+// answered 503 with Retry-After, not tried again in the request. The test holds the
+// clock of the timers from the moment D1 is called, rather than wait for the deadline.
+
+let key: string;
+beforeAll(async () => {
+  key = await createApiKey("hung D1");
+});
+afterEach(() => vi.useRealTimers());
+
+/** Sends `path` with D1 hanging, and answers once D1_DEADLINE_MS has passed on the timers after D1 was called. */
+const withD1Hanging = async (path: string, init: Parameters<typeof call>[1] = {}) => {
+  const hung = failing(env, { binding: "DB", sql: /"pets"/, error: "hangs" });
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  const answer = call(path, { key, bindings: hung.env, ...init });
+  // Real time for the real calls before D1 (the key, the limiter), whose deadlines then pass.
+  while (hung.calls.length === 0) await scheduler.wait(1);
+  await vi.advanceTimersByTimeAsync(D1_DEADLINE_MS);
+  return { response: await answer, calls: hung.calls };
+};
+
+describe(`a D1 call that hangs is given up after ${D1_DEADLINE_MS} ms`, () => {
+  it("on a read: 503 with Retry-After, tried once", async () => {
+    const lines = await faultLogLines(async () => {
+      const { response, calls } = await withD1Hanging("/v1/pets?status=sold&limit=3");
+      await expectUnavailable(response);
+      expect(calls).toHaveLength(1);
+    });
+    expect(lines).toMatchObject([{ dependency: "D1", cause: `D1 did not answer within ${D1_DEADLINE_MS} ms` }]);
+  });
+
+  it("on a create: 503 saying that the pet may have been created, unless it had an Idempotency-Key", async () => {
+    await faultLogLines(async () => {
+      const plain = await withD1Hanging("/v1/pets", { method: "POST", json: { name: "Hung Rex", categoryId: 1 } });
+      expect((await expectUnavailable(plain.response)).message).toMatch(/may have been created/);
+      const keyed = await withD1Hanging("/v1/pets", {
+        method: "POST",
+        json: { name: "Hung Tom", categoryId: 1 },
+        headers: { "Idempotency-Key": crypto.randomUUID() },
+      });
+      expect((await expectUnavailable(keyed.response)).message).not.toMatch(/may have been created/);
+    });
+  });
+});
