@@ -82,7 +82,7 @@ const main = async () => {
   if (!smokeBaseUrl !== !smokeKey) {
     throw new Error("Set both SMOKE_BASE_URL and SMOKE_KEY for the smoke test, or neither.");
   }
-  const smoke = smokeBaseUrl && smokeKey ? smokeTarget(smokeBaseUrl, smokeKey) : undefined;
+  const smoke = smokeBaseUrl && smokeKey ? smokeTarget(smokeBaseUrl, smokeKey, env) : undefined;
   if (gradual && !smoke) {
     throw new Error(
       "A production deploy smoke-tests the new version before it takes traffic: set SMOKE_BASE_URL and SMOKE_KEY.",

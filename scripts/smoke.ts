@@ -12,7 +12,7 @@
 // of a scratch `npm run dev`. scripts/deploy.ts runs it after a deploy when configured.
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { API_KEY_PATTERN } from "../src/api-keys";
+import { API_KEY_PATTERN, isWellFormedApiKey } from "../src/api-keys";
 import { DEPLOYED_ENVIRONMENTS } from "./target";
 import { workerConfig } from "./wrangler";
 
@@ -34,7 +34,7 @@ const BASE_PATH = "/v1";
  * The server and key to test, checked before anything runs (scripts/deploy.ts: before it
  * deploys). `baseUrl` is the origin, or the base address: the origin and /v1.
  */
-export const smokeTarget = (baseUrl: string, key: string | undefined): SmokeTarget => {
+export const smokeTarget = (baseUrl: string, key: string | undefined, env?: string): SmokeTarget => {
   const url = URL.parse(baseUrl);
   const path = url?.pathname.replace(/\/$/, "") ?? "";
   if (
@@ -50,6 +50,10 @@ export const smokeTarget = (baseUrl: string, key: string | undefined): SmokeTarg
   }
   if (!key) throw new Error("Give the API key with --key, or in SMOKE_KEY.");
   if (!API_KEY_PATTERN.test(key)) throw new Error("The key is not an API key (ps_live_... or ps_test_...).");
+  if (!isWellFormedApiKey(key)) throw new Error("The key fails its checksum: it was mistyped or cut short.");
+  if (env === "production" && !key.startsWith("ps_live_")) {
+    throw new Error("The key is a ps_test_ key, which production never issues: give production's (ps_live_...).");
+  }
   return { baseUrl: url.origin, key };
 };
 
@@ -90,7 +94,7 @@ export const smokeArguments = async (args: string[], smokeKey: string | undefine
       "Usage: SMOKE_KEY=<API key> npm run smoke -- --base-url <https://.../v1> [--env <staging|production> --version <version id>]   (or --key <API key>)",
     );
   }
-  const target = smokeTarget(values["base-url"], values.key ?? smokeKey);
+  const target = smokeTarget(values["base-url"], values.key ?? smokeKey, values.env);
   if (values.env && values.version) target.versionOverride = await versionOverride(values.env, values.version);
   return target;
 };

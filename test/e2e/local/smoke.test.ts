@@ -1,6 +1,7 @@
 import { connect, createServer } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { smokeArguments } from "../../../scripts/smoke";
+import { generateApiKey } from "../../../src/api-keys";
 import { type Harness, startHarness } from "../harness";
 import { npmScript } from "../npm-script";
 
@@ -10,9 +11,12 @@ import { npmScript } from "../npm-script";
 
 let server: Harness;
 let key = "";
+/** A production key (ps_live_), which `--env production` requires. */
+let liveKey = "";
 beforeAll(async () => {
   server = await startHarness();
   key = server.apiKey;
+  liveKey = await server.issueKey({ label: "production's smoke test" }, generateApiKey("production"));
 }, 120_000);
 afterAll(() => server?.close());
 
@@ -49,7 +53,7 @@ it("passes against the base address with /v1, the key taken from SMOKE_KEY; with
     const { code, stdout, stderr } = await npmScript(
       "smoke",
       ["--base-url", `${relay.origin}/v1`, "--env", "production", "--version", version],
-      { SMOKE_KEY: key },
+      { SMOKE_KEY: liveKey },
     );
     expect(stdout + stderr).toMatch(/Test Files +\S*\d+ passed/);
     expect(code).toBe(0);
@@ -71,7 +75,7 @@ it("refuses bad arguments, saying what it takes", async () => {
   const origin = server.origin;
   for (const [args, smokeKey, message] of [
     [["--base-url", origin, "--version", "0b5e3a8c-7a51-4d2e-9c3f-4a8e2b1d6f70"], key, /Usage: /],
-    [["--base-url", origin, "--env", "production", "--version", "v2"], key, /Not a Worker version id: v2/],
+    [["--base-url", origin, "--env", "production", "--version", "v2"], liveKey, /Not a Worker version id: v2/],
     [
       ["--base-url", origin, "--env", "dev", "--version", "0b5e3a8c-7a51-4d2e-9c3f-4a8e2b1d6f70"],
       key,
@@ -80,6 +84,12 @@ it("refuses bad arguments, saying what it takes", async () => {
     [["--base-url", `${origin}/v2`], key, /must be the API's base address/],
     [["--base-url", `${origin}/v1?x=1`], key, /must be the API's base address/],
     [["--base-url", origin], undefined, /--key, or in SMOKE_KEY/],
+    [["--base-url", origin], `${key.slice(0, -1)}${key.endsWith("A") ? "B" : "A"}`, /fails its checksum/],
+    [
+      ["--base-url", origin, "--env", "production", "--version", "0b5e3a8c-7a51-4d2e-9c3f-4a8e2b1d6f70"],
+      key,
+      /a ps_test_ key, which production never issues/,
+    ],
   ] as const) {
     await expect(smokeArguments([...args], smokeKey), args.join(" ")).rejects.toThrow(message);
   }
