@@ -61,12 +61,22 @@ export const seedPets = ({ count, persistTo }: { count: number; persistTo?: stri
   return (performance.now() - started) / 1000;
 };
 
+/** The most pets one run adds: its SQL file stays within tens of megabytes. */
+export const MAX_SEED_COUNT = 1_000_000;
+
+/** --count: decimal digits only (not 1e1, 0x3 or " 2"), 0 to MAX_SEED_COUNT. */
+export const parseSeedCount = (text: string | undefined): number => {
+  if (text === undefined || !/^\d{1,7}$/.test(text) || Number(text) > MAX_SEED_COUNT) {
+    throw new Error(
+      `Usage: npm run seed -- --count N [--persist-to DIR]   (N: decimal digits, 0 to ${MAX_SEED_COUNT})`,
+    );
+  }
+  return Number(text);
+};
+
 const main = () => {
   const { values } = parseArgs({ options: { count: { type: "string" }, "persist-to": { type: "string" } } });
-  const count = Number(values.count);
-  if (!values.count || !Number.isSafeInteger(count) || count < 0) {
-    throw new Error("Usage: npm run seed -- --count N [--persist-to DIR]   (N >= 0)");
-  }
+  const count = parseSeedCount(values.count);
   const persistTo = values["persist-to"];
   const seconds = seedPets({ count, persistTo });
   const where = persistTo ?? ".wrangler/state";

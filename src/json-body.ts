@@ -16,7 +16,7 @@ export const MAX_BODY_BYTES = 64 * 1024;
 const MAX_DISCARDED_BYTES = 100 * 1024 * 1024;
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
-const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
+const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]*)"?/gi;
 
 const unsupported = (message: string) => new ApiError("unsupported_media_type", message);
 const invalid = (message: string) => new ApiError("invalid_request", message);
@@ -26,7 +26,10 @@ const tooLarge = () => new ApiError("payload_too_large", `The request body must 
 const checkHowItIsSent = (contentType: string | undefined, contentEncoding: string | undefined) => {
   const mediaType = contentType?.split(";")[0]?.trim() ?? "";
   if (!JSON_MEDIA_TYPE.test(mediaType)) throw unsupported("The request body must be sent as application/json.");
-  const charset = CHARSET_PARAMETER.exec(contentType ?? "")?.[1];
+  const charsets = [...(contentType ?? "").matchAll(CHARSET_PARAMETER)].map((match) => match[1] ?? "");
+  // RFC 9110, section 5.6.6: a parameter appears once; a reader might take either value.
+  if (charsets.length > 1) throw unsupported("The Content-Type must name its charset once.");
+  const [charset] = charsets;
   if (charset !== undefined && charset.toLowerCase() !== "utf-8") {
     throw unsupported(`The request body must be UTF-8 JSON, not charset '${excerpt(charset)}'.`);
   }

@@ -106,6 +106,18 @@ describe("POST /v1/pets, the bytes of its body", () => {
     expect(error.message).toBe("Unknown query parameter 'dryRun'.");
   });
 
+  it("answers 415 for a Content-Type that names its charset twice, even utf-8 first", async () => {
+    for (const contentType of [
+      "application/json; charset=utf-8; charset=latin1",
+      "application/json;charset=utf-8;charset=utf-8",
+    ]) {
+      const response = await post({ name: "Rex", categoryId: 1 }, { "Content-Type": contentType });
+      expect((await expectError(response, 415, "unsupported_media_type")).message).toBe(
+        "The Content-Type must name its charset once.",
+      );
+    }
+  });
+
   it("accepts JSON sent with a charset parameter", async () => {
     const response = await post({ name: "Rex", categoryId: 1 }, { "Content-Type": "application/json; charset=utf-8" });
     expect(response.status).toBe(201);
