@@ -21,6 +21,8 @@ import { isWithinLimit, RATE_LIMIT_PERIOD_S } from "./rate-limit";
 // RFC 6750: the scheme is case-insensitive and the token is a b64token.
 const BEARER = /^bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
 const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="petstore"' };
+/** On every answer to a key that has an expiry: when it stops working, as an HTTP date. */
+export const KEY_EXPIRATION_HEADER = "Api-Key-Expiration";
 
 /**
  * Unknown keys are remembered briefly, so that a newly created key works within seconds.
@@ -137,6 +139,8 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   // excerpt: the record is the operator's, written by hand perhaps; a message stays short.
   if (hasExpired(record, now)) throw unauthorized(`The API key expired at ${excerpt(String(record.expiresAt))}.`);
   c.set("apiKey", { ...record, hash });
+  // So that a caller sees the expiry coming, as GitHub's github-authentication-token-expiration.
+  if (record.expiresAt !== undefined) c.header(KEY_EXPIRATION_HEADER, new Date(record.expiresAt).toUTCString());
   recordKeyUse(c, hash, now);
   await next();
 });

@@ -21,6 +21,7 @@ const EXPOSED_HEADERS = [
   "Idempotent-Replayed",
   "Deprecation",
   "Sunset",
+  "Api-Key-Expiration",
 ];
 /** How long a browser may reuse a preflight's answer; Chromium caps it at two hours. */
 const PREFLIGHT_MAX_AGE_S = 7200;

@@ -7,7 +7,8 @@ import { countRoundTrips, failing } from "./wrap-bindings";
 // conformance check leaves out only the preflights' (not operations of the document).
 
 const APP = "https://app.example";
-const EXPOSED = "Link,Location,x-d1-bookmark,X-Request-Id,Retry-After,Idempotent-Replayed,Deprecation,Sunset";
+const EXPOSED =
+  "Link,Location,x-d1-bookmark,X-Request-Id,Retry-After,Idempotent-Replayed,Deprecation,Sunset,Api-Key-Expiration";
 
 let key: string;
 beforeAll(async () => {

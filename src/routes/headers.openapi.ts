@@ -2,6 +2,7 @@
 // headers as shared components, each with its example (a `const` is its own example).
 // Imported by the generator (scripts/openapi.ts) only.
 import type { OpenAPIV3_1 } from "openapi-types";
+import { KEY_EXPIRATION_HEADER } from "../auth";
 import { BOOKMARK_HEADER } from "../db/session";
 import { DEPRECATIONS, deprecationHeaders } from "../deprecation";
 import { UNAVAILABLE_RETRY_AFTER_S } from "../errors";
@@ -96,6 +97,12 @@ export const RESPONSE_HEADERS = {
     "`true` when this answer repeats the one recorded for the `Idempotency-Key`: nothing was created.",
     { const: "true" },
     { required: false },
+  ),
+  ApiKeyExpiration: header(
+    KEY_EXPIRATION_HEADER,
+    "When the API key that sent the request expires (an HTTP date), on every answer past authentication to a key that has an expiry: from that instant on it gets 401. Roll it before then (`npm run key:roll`).",
+    {},
+    { required: false, example: "Fri, 01 Jan 2027 00:00:00 GMT" },
   ),
   ContentSecurityPolicy: header("Content-Security-Policy", "The page runs no script and loads nothing.", {}),
 };
