@@ -114,6 +114,17 @@ describe("retries", () => {
   });
 });
 
+it("cuts a request under way when the caller's signal aborts, even with a fetch that ignores signals", async () => {
+  const controller = new AbortController();
+  const reason = new Error("the caller gave up");
+  const { client, requests } = standIn([() => new Promise<Response>(() => {})], { timeoutMs: 60_000 });
+  const listing = client.listPets({}, { signal: controller.signal });
+  await vi.waitFor(() => expect(requests).toHaveLength(1));
+  controller.abort(reason);
+  await expect(listing).rejects.toBe(reason);
+  expect(requests).toHaveLength(1);
+});
+
 describe("answers", () => {
   it("gives an ApiError for a body that is not the Error shape, and for a 2xx that is not JSON", async () => {
     const { client } = standIn([
