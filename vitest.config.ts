@@ -37,6 +37,7 @@ export default defineConfig(async () => {
                 bindings: {
                   TEST_MIGRATIONS: migrations,
                   TEST_RATE_LIMIT: RATE_LIMIT_IN_TESTS,
+                  RATE_LIMIT_QUOTA: String(RATE_LIMIT_IN_TESTS),
                   // Wins over a developer's .dev.vars, so that every run signs cursors alike.
                   CURSOR_SECRET: TEST_CURSOR_SECRET,
                   CURSOR_SECRET_PREVIOUS: "",

@@ -11,7 +11,7 @@ export const WORKER_NEEDS = {
   d1_databases: ["DB"],
   kv_namespaces: ["API_KEYS"],
   ratelimits: Object.keys(DEPLOYED_LIMITS) as (keyof typeof DEPLOYED_LIMITS)[],
-  vars: ["ACCESS_LOG", "ALLOWED_ORIGINS", "GET_PET_BROWNOUTS"],
+  vars: ["ACCESS_LOG", "ALLOWED_ORIGINS", "GET_PET_BROWNOUTS", "RATE_LIMIT_QUOTA"],
   secrets: ["CURSOR_SECRET"],
 };
 
@@ -54,6 +54,14 @@ export const configProblems = (config: EnvironmentConfig, env: string): string[]
         `[env.${env}] limits ${name} to ${simple.limit} per ${simple.period} s, not ${stated.limit} per ${stated.period} s as the docs state`,
       );
     }
+  }
+  // RateLimit-Policy states the quota from this var, as the binding's limit cannot be read.
+  const perKey = config.ratelimits.find(({ name }) => name === "RATE_LIMITER");
+  const quota = config.vars.RATE_LIMIT_QUOTA;
+  if (perKey && quota !== undefined && quota !== String(perKey.simple.limit)) {
+    problems.push(
+      `[env.${env}] states RATE_LIMIT_QUOTA ${String(quota)}, not RATE_LIMITER's limit ${perKey.simple.limit}`,
+    );
   }
   return problems;
 };

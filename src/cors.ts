@@ -22,6 +22,7 @@ const EXPOSED_HEADERS = [
   "Deprecation",
   "Sunset",
   "Api-Key-Expiration",
+  "RateLimit-Policy",
 ];
 /** How long a browser may reuse a preflight's answer; Chromium caps it at two hours. */
 const PREFLIGHT_MAX_AGE_S = 7200;

@@ -8,7 +8,7 @@ import { countRoundTrips, failing } from "./wrap-bindings";
 
 const APP = "https://app.example";
 const EXPOSED =
-  "Link,Location,x-d1-bookmark,X-Request-Id,Retry-After,Idempotent-Replayed,Deprecation,Sunset,Api-Key-Expiration";
+  "Link,Location,x-d1-bookmark,X-Request-Id,Retry-After,Idempotent-Replayed,Deprecation,Sunset,Api-Key-Expiration,RateLimit-Policy";
 
 let key: string;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
-import { RATE_LIMIT_PERIOD_S } from "../src/rate-limit";
+import { RATE_LIMIT_PERIOD_S, RATE_LIMIT_POLICY_HEADER } from "../src/rate-limit";
 import { call, createApiKey, expectError } from "./helpers";
 
 const { TEST_RATE_LIMIT } = env as Cloudflare.Env & { TEST_RATE_LIMIT: number };
@@ -22,5 +22,16 @@ it("answers 429 with Retry-After once a key passes its limit, without starving o
   if (!limited) return;
   await expectError(limited, 429, "rate_limited");
   expect(limited.headers.get("Retry-After")).toBe(String(RATE_LIMIT_PERIOD_S));
-  expect((await call("/v1/pets?limit=1", { key: quiet })).status).toBe(200);
+  const served = await call("/v1/pets?limit=1", { key: quiet });
+  expect(served.status).toBe(200);
+  // The policy both were under, as the limiter is configured here (vitest.config.ts).
+  for (const answer of [limited, served]) {
+    expect(answer.headers.get(RATE_LIMIT_POLICY_HEADER)).toBe(
+      `"per-key";q=${TEST_RATE_LIMIT};w=${RATE_LIMIT_PERIOD_S}`,
+    );
+  }
+});
+
+it("states no policy on an answer before authentication", async () => {
+  expect((await call("/v1/pets", { key: null })).headers.has(RATE_LIMIT_POLICY_HEADER)).toBe(false);
 });

@@ -65,13 +65,14 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
   404: {
     name: "NotFound",
     description: "No such pet; also the answer to any path that is not in this document.",
-    headers: ["NoStoreUnderPets", "Bookmark"],
+    // Under /v1/pets/, a path not in the document is answered past authentication and the rate limit.
+    headers: ["NoStoreUnderPets", "Bookmark", "ApiKeyExpiration", "RateLimitPolicy"],
   },
   405: {
     name: "MethodNotAllowed",
     description:
       "The path exists, but not with this method; `Allow` lists those it has. (OpenAPI describes responses per operation: this one is the path's.)",
-    headers: ["Allow"],
+    headers: ["Allow", "ApiKeyExpiration", "RateLimitPolicy"],
   },
   410: {
     name: "Gone",

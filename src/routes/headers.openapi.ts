@@ -6,7 +6,7 @@ import { KEY_EXPIRATION_HEADER } from "../auth";
 import { BOOKMARK_HEADER } from "../db/session";
 import { DEPRECATIONS, deprecationHeaders } from "../deprecation";
 import { UNAVAILABLE_RETRY_AFTER_S } from "../errors";
-import { RATE_LIMIT_PERIOD_S } from "../rate-limit";
+import { RATE_LIMIT_PERIOD_S, RATE_LIMIT_POLICY_HEADER, rateLimitPolicy } from "../rate-limit";
 import { SANE_REQUEST_ID } from "../request-log";
 import { BOOKMARK, BOOKMARK_RULE, documentWording, IDEMPOTENCY_KEY } from "../schemas";
 
@@ -103,6 +103,12 @@ export const RESPONSE_HEADERS = {
     "When the API key that sent the request expires (an HTTP date), on every answer past authentication to a key that has an expiry: from that instant on it gets 401. Roll it before then (`npm run key:roll`).",
     {},
     { required: false, example: "Fri, 01 Jan 2027 00:00:00 GMT" },
+  ),
+  RateLimitPolicy: header(
+    RATE_LIMIT_POLICY_HEADER,
+    `The rate limit this API key is under (IETF draft-ietf-httpapi-ratelimit-headers): \`q\` requests per window of \`w\` seconds, counted per key in each Cloudflare location; past it, 429 with \`Retry-After\`. How many remain is not known to the service, so no \`RateLimit\` header is sent.`,
+    { pattern: '^"per-key";q=[1-9][0-9]*;w=[1-9][0-9]*$' },
+    { required: false, example: rateLimitPolicy("600") },
   ),
   ContentSecurityPolicy: header("Content-Security-Policy", "The page runs no script and loads nothing.", {}),
 };

@@ -29,7 +29,7 @@ const luna: Pet = { id: 3, name: "Luna", categoryId: 2, status: "available" };
 export const BODY_EXAMPLES = { Pet: rex, Pets: [rex, luna] };
 
 /** On every answer of the pets operations, errors included. */
-const PETS_RESPONSE: ResponseHeader[] = ["NoStore", "Bookmark", "ApiKeyExpiration"];
+const PETS_RESPONSE: ResponseHeader[] = ["NoStore", "Bookmark", "ApiKeyExpiration", "RateLimitPolicy"];
 
 /** The 403 of a key without the operation's scope. */
 const forbidden = (scope: Scope) =>

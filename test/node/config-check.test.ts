@@ -55,6 +55,14 @@ describe.each(DEPLOYED_ENVIRONMENTS)("[env.%s]", (env) => {
     }
   });
 
+  it("is refused with a RATE_LIMIT_QUOTA other than RATE_LIMITER's limit, which RateLimit-Policy states", async () => {
+    const copy = structuredClone(await resolved());
+    copy.vars.RATE_LIMIT_QUOTA = "601";
+    expect(configProblems(copy, env)).toEqual([
+      `[env.${env}] states RATE_LIMIT_QUOTA 601, not RATE_LIMITER's limit 600`,
+    ]);
+  });
+
   it("is refused with a limiter's period or limit other than the docs state", async () => {
     for (const field of ["period", "limit"] as const) {
       const copy = structuredClone(await resolved());
