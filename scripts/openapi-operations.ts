@@ -29,10 +29,10 @@ const parametersOf = ({ operationId, parameters }: OperationSpec) => {
 
 export const headerExample = (key: ResponseHeader) => {
   const { example, schema } = RESPONSE_HEADERS[key].object as { example?: unknown; schema: JsonSchema };
-  return example ?? schema.const;
+  return example ?? schema.const ?? schema.enum?.[0];
 };
 
-type Example = { example: unknown } | { examples: Record<string, { $ref: string }> };
+type Example = { example: unknown } | { examples: Record<string, { $ref: string } | { value: unknown }> };
 
 /** A body's example goes with its JSON media type. */
 const withExample = (content: ResponseSpec["content"], example: Example | undefined) => {
@@ -59,7 +59,10 @@ const responseObject = (
   always: ResponseHeader[],
   example?: Example,
 ) => {
-  const all = [...headers, ...always, ...EVERY_RESPONSE];
+  const all = [...new Set([...headers, ...always, ...EVERY_RESPONSE])];
+  const names = all.map((key) => RESPONSE_HEADERS[key].name);
+  const twice = names.find((name, index) => names.indexOf(name) !== index);
+  if (twice) throw new Error(`Two descriptions of the header ${twice} on one answer ("${description}").`);
   const body = withExample(content, example);
   return {
     description,
@@ -83,27 +86,56 @@ const errorBody = (status: number) => {
     properties: { ...(codes.length > 0 && { code: { enum: codes } }), status: { const: status } },
   };
 };
-export const errorResponse = (status: number, always: ResponseHeader[] = [], example?: Example) =>
-  responseObject({ ...errorResponseOf(status), content: json(errorBody(status)) }, always, example);
 
 export const errorStatusesOf = (operation: OperationSpec) =>
   [...new Set([...operation.errors, ...(operation.public ? [] : KEYED_ERRORS), ...COMMON_ERRORS])].sort(
     (a, b) => a - b,
   );
 
+const exampleRequired = (operation: OperationSpec, example: unknown, what: string) => {
+  if (operation.examples && example === undefined)
+    throw new Error(`${operation.operationId} has no example of ${what}.`);
+  return example;
+};
+
+/**
+ * Each error status once, as a shared response that every operation refers to: its own
+ * headers, those that the operations answering it add (optional, as not all of them do),
+ * and each operation's example, named by its operationId.
+ */
+export const sharedErrorResponses = (operations: OperationSpec[]) => {
+  const statuses = [...new Set(operations.flatMap(errorStatusesOf))].sort((a, b) => a - b);
+  return Object.fromEntries(
+    statuses.map((status) => {
+      const answering = operations.filter((operation) => errorStatusesOf(operation).includes(status));
+      const added = answering.flatMap(({ errorHeaders = [] }) => errorHeaders);
+      const examples = Object.fromEntries(
+        answering
+          .filter(({ examples }) => examples)
+          .map((operation) => [
+            operation.operationId,
+            {
+              value: exampleRequired(operation, operation.examples?.errors[status], `its ${status}`),
+            },
+          ]),
+      );
+      const { name, ...error } = errorResponseOf(status);
+      const example = Object.keys(examples).length > 0 ? { examples } : undefined;
+      return [name, responseObject({ ...error, content: json(errorBody(status)) }, added, example)];
+    }),
+  );
+};
+
 export const operationObject = (operation: OperationSpec): OpenAPIV3_1.OperationObject => {
-  const { examples, alwaysHeaders: always = [] } = operation;
-  const requireExample = (example: unknown, what: string) => {
-    if (examples && example === undefined) throw new Error(`${operation.operationId} has no example of ${what}.`);
-    return example;
-  };
+  const { examples, alwaysHeaders: always = [], errorHeaders = [] } = operation;
   const headers = [
     ...Object.values(operation.responses).flatMap((response) => response.headers ?? []),
     ...errorStatusesOf(operation).flatMap((status) => errorResponseOf(status).headers ?? []),
     ...always,
+    ...errorHeaders,
     ...EVERY_RESPONSE,
   ];
-  for (const key of headers) requireExample(headerExample(key), `the header ${RESPONSE_HEADERS[key].name}`);
+  for (const key of headers) exampleRequired(operation, headerExample(key), `the header ${RESPONSE_HEADERS[key].name}`);
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(operation.responses)) {
     responses[status] = responseObject(
@@ -113,15 +145,7 @@ export const operationObject = (operation: OperationSpec): OpenAPIV3_1.Operation
     );
   }
   for (const status of errorStatusesOf(operation)) {
-    // Shared from components, unless this operation adds headers or an example to every answer.
-    responses[status] =
-      always.length > 0 || examples
-        ? errorResponse(
-            status,
-            always,
-            examples && { example: requireExample(examples.errors[status], `its ${status}`) },
-          )
-        : { $ref: `#/components/responses/${errorResponseOf(status).name}` };
+    responses[status] = { $ref: `#/components/responses/${errorResponseOf(status).name}` };
   }
   const parameters = [
     ...parametersOf(operation),
@@ -131,7 +155,7 @@ export const operationObject = (operation: OperationSpec): OpenAPIV3_1.Operation
     required: true,
     content: withExample(
       json(ref(operation.requestBody)),
-      examples && { example: requireExample(examples.requestBody, "its request body") },
+      examples && { example: exampleRequired(operation, examples.requestBody, "its request body") },
     ),
   };
   return {

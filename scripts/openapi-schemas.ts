@@ -2,6 +2,7 @@
 // schemas of src/schemas.ts (with their wording), and of each operation's parameters.
 import * as z from "zod/mini";
 import type { $ZodType } from "zod/v4/core";
+import { CURSOR_SHAPE } from "../src/cursor";
 import { ERROR_STATUS } from "../src/error-codes";
 import { ref } from "../src/routes/common.openapi";
 import { DOCUMENTATION_OPERATIONS } from "../src/routes/documentation.openapi";
@@ -9,6 +10,7 @@ import { PET_OPERATIONS } from "../src/routes/pets.openapi";
 import {
   documentWording,
   errorSchema,
+  LIST_LIMIT,
   NAME_MAX_LENGTH,
   newPetSchema,
   petSchema,
@@ -30,6 +32,10 @@ const override = ({ zodSchema, jsonSchema }: { zodSchema: unknown; jsonSchema: J
     Object.assign(jsonSchema, { format: "int64", minimum: 1 });
   }
   if (zodSchema === petSchema.shape.name) Object.assign(jsonSchema, { minLength: 1, maxLength: NAME_MAX_LENGTH });
+  // Bounded integers that fit 32 bits: a page's limit, an HTTP status.
+  if (jsonSchema.type === "integer" && jsonSchema.maximum <= 2 ** 31 - 1 && !jsonSchema.format)
+    jsonSchema.format = "int32";
+  if (zodSchema === petsSchema) jsonSchema.maxItems = LIST_LIMIT.max;
 };
 
 /** Responses are documented as zod outputs, request bodies and parameters as what zod accepts. */
@@ -53,6 +59,9 @@ export const outputs = convert("output", {
   ...parameterSchemas,
 });
 export const inputs = convert("input", { NewPet: newPetSchema, PetStatus: petStatusSchema, ...parameterSchemas });
+// A cursor's shape is checked where it is read (src/cursor.ts), to say "not a cursor this service issued".
+for (const converted of [inputs, outputs])
+  Object.assign(converted.listPets?.properties.cursor, { pattern: CURSOR_SHAPE.source });
 
 const SCHEMA_WORDING = documentWording().schemas;
 const component = (name: keyof typeof SCHEMA_WORDING, schema: JsonSchema = {}): JsonSchema => {

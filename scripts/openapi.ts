@@ -11,10 +11,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { OpenAPIV3_1 } from "openapi-types";
 import { ERROR_STATUS } from "../src/error-codes";
-import { API, BEARER_AUTH, ERROR_RESPONSES, SERVERS, TAGS } from "../src/routes/common.openapi";
+import { API, BEARER_AUTH, OPENAPI_VERSION, SERVERS, TAGS } from "../src/routes/common.openapi";
 import { REQUEST_HEADERS, RESPONSE_HEADERS, type ResponseHeader } from "../src/routes/headers.openapi";
 import { BODY_EXAMPLES } from "../src/routes/pets.openapi";
-import { errorResponse, errorStatusesOf, headerExample, operationObject } from "./openapi-operations";
+import { errorStatusesOf, headerExample, operationObject, sharedErrorResponses } from "./openapi-operations";
 import { componentSchemas, OPERATIONS } from "./openapi-schemas";
 
 // A new error code that no operation answers cannot go unnoticed.
@@ -29,7 +29,7 @@ for (const operation of OPERATIONS) {
 }
 
 const document: OpenAPIV3_1.Document = {
-  openapi: "3.1.1",
+  openapi: OPENAPI_VERSION,
   info: API,
   servers: SERVERS,
   security: [{ bearerAuth: [] }],
@@ -38,9 +38,7 @@ const document: OpenAPIV3_1.Document = {
   components: {
     schemas: componentSchemas,
     examples: Object.fromEntries(Object.entries(BODY_EXAMPLES).map(([name, value]) => [name, { value }])),
-    responses: Object.fromEntries(
-      Object.entries(ERROR_RESPONSES).map(([status, { name }]) => [name, errorResponse(Number(status))]),
-    ),
+    responses: sharedErrorResponses(OPERATIONS),
     parameters: Object.fromEntries(
       Object.entries(REQUEST_HEADERS).map(([key, { name, object }]) => [key, { name, in: "header", ...object }]),
     ),

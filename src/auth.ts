@@ -20,7 +20,8 @@ import { isWithinLimit, RATE_LIMIT_PERIOD_S } from "./rate-limit";
 
 // RFC 6750: the scheme is case-insensitive and the token is a b64token.
 const BEARER = /^bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
-const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="petstore"' };
+export const BEARER_CHALLENGE = 'Bearer realm="petstore"';
+const CHALLENGE = { "WWW-Authenticate": BEARER_CHALLENGE };
 /** On every answer to a key that has an expiry: when it stops working, as an HTTP date. */
 export const KEY_EXPIRATION_HEADER = "Api-Key-Expiration";
 

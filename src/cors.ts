@@ -12,7 +12,7 @@ import type { AppEnv } from "./env";
 /** The request headers the API reads. Authorization is named: a `*` would not cover it. */
 const REQUEST_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "x-d1-bookmark", "X-Request-Id"];
 /** The response headers a client needs, beyond the few a browser shows scripts anyway. */
-const EXPOSED_HEADERS = [
+export const EXPOSED_HEADERS = [
   "Link",
   "Location",
   "x-d1-bookmark",

@@ -1,6 +1,6 @@
 import { BoundedCache } from "./bounded-cache";
 import { ApiError } from "./errors";
-import type { PetStatus } from "./schemas";
+import { CURSOR_MAX_LENGTH, type PetStatus } from "./schemas";
 
 // A pagination cursor is opaque to clients: the last id of the page it follows and
 // the status filter it belongs to, signed with HMAC-SHA-256 so that a cursor that
@@ -95,7 +95,10 @@ const previousSecret = (secrets: CursorSecrets): string | undefined => {
   return undefined;
 };
 
-const CURSOR_SHAPE = /^[A-Za-z0-9_-]{1,64}\.[A-Za-z0-9_-]{43}$/;
+const SIGNATURE_LENGTH = 43;
+export const CURSOR_SHAPE = new RegExp(
+  `^[A-Za-z0-9_-]{1,${CURSOR_MAX_LENGTH - 1 - SIGNATURE_LENGTH}}\\.[A-Za-z0-9_-]{${SIGNATURE_LENGTH}}$`,
+);
 const PAYLOAD_SHAPE = /^1\.([1-9][0-9]{0,15})\.([a-z]*)$/;
 
 const invalidCursor = (reason: string) => new ApiError("invalid_request", `Query parameter 'cursor' ${reason}.`);

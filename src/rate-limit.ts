@@ -70,6 +70,8 @@ export const isWithinLimit = async (c: Context<AppEnv>, name: LimiterName, key: 
 
 /** The IETF httpapi draft's header of the policy a key's answers are under (draft-ietf-httpapi-ratelimit-headers). */
 export const RATE_LIMIT_POLICY_HEADER = "RateLimit-Policy";
+/** RATE_LIMIT_QUOTA as the policy states it: a positive count, bounded so that the header's length is. */
+export const QUOTA_SHAPE = /^[1-9]\d{0,8}$/;
 /** RATE_LIMITER's policy: `quota` requests (RATE_LIMIT_QUOTA) per key in each window of RATE_LIMIT_PERIOD_S. */
 export const rateLimitPolicy = (quota: string) => `"per-key";q=${quota};w=${RATE_LIMIT_PERIOD_S}`;
 
@@ -79,7 +81,7 @@ export const rateLimitPolicy = (quota: string) => `"per-key";q=${quota};w=${RATE
  */
 export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const quota = c.env.RATE_LIMIT_QUOTA;
-  if (/^[1-9]\d*$/.test(quota ?? "")) c.header(RATE_LIMIT_POLICY_HEADER, rateLimitPolicy(quota));
+  if (QUOTA_SHAPE.test(quota ?? "")) c.header(RATE_LIMIT_POLICY_HEADER, rateLimitPolicy(quota));
   if (!(await isWithinLimit(c, "RATE_LIMITER", c.var.apiKey.hash))) {
     throw new ApiError("rate_limited", `Too many requests for this API key; retry in ${RATE_LIMIT_PERIOD_S} seconds.`, {
       "Retry-After": String(RATE_LIMIT_PERIOD_S),

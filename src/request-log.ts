@@ -4,7 +4,8 @@ import type { AppEnv } from "./env";
 
 // A client's own request id is kept when it is a plain token, so that its logs and
 // ours can be joined; anything else is replaced rather than echoed into our logs.
-export const SANE_REQUEST_ID = /^[\w.:=+-]{1,128}$/;
+export const REQUEST_ID_MAX_LENGTH = 128;
+export const SANE_REQUEST_ID = new RegExp(`^[\\w.:=+-]{1,${REQUEST_ID_MAX_LENGTH}}$`);
 
 /**
  * Outermost middleware: gives every request an id, returns it in X-Request-Id and,

@@ -63,6 +63,8 @@ export const newPetSchema = z.strictObject(
 // expression, counting characters after unquoting, so that the OpenAPI document can
 // state the rule exactly as its pattern.
 const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+/** The header as sent: quoted, with every character escaped. */
+export const IDEMPOTENCY_HEADER_MAX_LENGTH = 2 + 2 * IDEMPOTENCY_KEY_MAX_LENGTH;
 const KEY_LENGTH = `{1,${IDEMPOTENCY_KEY_MAX_LENGTH}}`;
 export const IDEMPOTENCY_KEY = new RegExp(
   String.raw`^(?:"(?:[\x20\x21\x23-\x5B\x5D-\x7E]|\\["\\])${KEY_LENGTH}"|[\x21\x23-\x7E]${KEY_LENGTH})$`,
@@ -72,6 +74,7 @@ const unquote = (value: string) => (value.startsWith('"') ? value.slice(1, -1).r
 
 // A D1 bookmark as D1 issues them; anything else would fail inside D1 as a 5xx.
 export const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
+export const BOOKMARK_LENGTH = 3 * 9 + 32;
 export const BOOKMARK_RULE = "the x-d1-bookmark of a previous response";
 
 /** Headers every pets operation reads. */
@@ -89,9 +92,11 @@ export const createPetHeadersSchema = z.object({
 /** A page of the listing. Only the OpenAPI document uses it: pure, so the bundle leaves it out. */
 export const petsSchema = /* @__PURE__ */ z.array(petSchema);
 
+/** In characters: the tests hold every message to 1 KiB of UTF-8, which is no more. */
+export const ERROR_MESSAGE_MAX_LENGTH = 1024;
 export const errorSchema = z.object({
   code: z.string(),
-  message: z.string(),
+  message: z.string().check(z.maxLength(ERROR_MESSAGE_MAX_LENGTH)),
   // An HTTP status code: three digits, 1xx to 5xx (RFC 9110, section 15).
   status: z.int().check(z.gte(100), z.lte(599)),
 });
@@ -101,6 +106,8 @@ const integerString = <T extends z.ZodMiniType<number, number>>(rule: string, sc
   z.pipe(z.pipe(z.string().check(z.regex(/^[0-9]+$/, expected(rule))), z.transform(Number)), schema);
 
 export const CURSOR_RULE = "the cursor of a next link from a previous page";
+/** A payload of up to 64 base64url characters, a dot, and a signature of 43 (src/cursor.ts). */
+export const CURSOR_MAX_LENGTH = 64 + 1 + 43;
 export const LIMIT_RULE = `an integer from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}`;
 export const listPetsQuerySchema = z.strictObject({
   limit: z._default(
@@ -113,7 +120,11 @@ export const listPetsQuerySchema = z.strictObject({
     LIST_LIMIT.default,
   ),
   status: z.optional(petStatusSchema),
-  cursor: z.optional(z.string(expected(CURSOR_RULE)).check(z.minLength(1, expected(CURSOR_RULE)))),
+  cursor: z.optional(
+    z
+      .string(expected(CURSOR_RULE))
+      .check(z.minLength(1, expected(CURSOR_RULE)), z.maxLength(CURSOR_MAX_LENGTH, expected(CURSOR_RULE))),
+  ),
 });
 
 /** The query of an operation that reads no query parameter: any is refused, as on listPets. */

@@ -34,15 +34,8 @@ const document = withoutExamples(openapi) as {
 };
 const DOCUMENT_URI = "https://petstore.invalid/openapi.json";
 
-// Transport headers, not the operation's: the body's framing, and CORS (src/cors.ts),
-// which an OpenAPI document does not describe.
-const UNDECLARED_HEADERS = new Set([
-  "content-type",
-  "content-length",
-  "vary",
-  "access-control-allow-origin",
-  "access-control-expose-headers",
-]);
+// Transport headers, not the operation's: the body's framing, and what caches key on.
+const UNDECLARED_HEADERS = new Set(["content-type", "content-length", "vary"]);
 
 // Every server carries the same prefix (/v1); paths in the document follow it.
 const prefixes = new Set(document.servers.map(({ url }) => new URL(url.replaceAll(/[{}]/g, "")).pathname));

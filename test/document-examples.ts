@@ -15,27 +15,54 @@ import {
 
 type Reference = { $ref: string };
 type Parameter = { name: string; in: string; example?: unknown };
-type Media = { schema: Partial<Reference>; example?: unknown; examples?: Record<string, Reference> };
-type Operation = {
+type Media = {
+  schema: Partial<Reference>;
+  example?: unknown;
+  examples?: Record<string, Reference | { value: unknown }>;
+};
+type Response = { content?: Record<string, Media> };
+export type Operation = {
   operationId: string;
+  deprecated?: boolean;
   parameters?: (Parameter | Reference)[];
   requestBody?: { content: Record<string, Media> };
-  responses: Record<string, { content?: Record<string, Media> } | Reference>;
+  responses: Record<string, Response | Reference>;
 };
 const document = openapi as unknown as {
   paths: Record<string, Record<string, Operation>>;
-  components: { parameters: Record<string, Parameter>; examples: Record<string, { value: unknown }> };
+  components: {
+    parameters: Record<string, Parameter>;
+    examples: Record<string, { value: unknown }>;
+    responses: Record<string, Response>;
+  };
 };
 export const PETS_OPERATIONS = ["listPets", "createPet", "getPet"];
 export const operations = Object.values(document.paths).flatMap((item) => Object.values(item));
-// Error responses shared through components carry no example: no pets operation uses them.
 const inline = <T extends object>(value: T | Reference): T | undefined => ("$ref" in value ? undefined : value);
 const component = <T>(components: Record<string, T>, { $ref }: Reference) => components[$ref.split("/").at(-1) ?? ""];
-const parameterOf = (value: Parameter | Reference) =>
+export const parameterOf = (value: Parameter | Reference) =>
   inline(value) ?? (component(document.components.parameters, value as Reference) as Parameter);
 /** A body's example: its own, or the one it shares from components.examples. */
-const exampleOf = ({ example, examples = {} }: Media) =>
-  example ?? Object.values(examples).map((reference) => component(document.components.examples, reference)?.value)[0];
+export const exampleOf = ({ example, examples = {} }: Media) =>
+  example ??
+  Object.values(examples).map((entry) =>
+    "$ref" in entry ? component(document.components.examples, entry as Reference)?.value : entry.value,
+  )[0];
+/**
+ * Each JSON body an operation answers, with its example: a shared (error) response keeps
+ * one example per operation, named by its operationId.
+ */
+export const responseBodies = ({ operationId, responses }: Operation) =>
+  Object.entries(responses).flatMap(([status, response]) => {
+    const shared = !inline(response);
+    const { content = {} } = inline(response) ?? component(document.components.responses, response as Reference) ?? {};
+    return Object.values(content).map((media) => ({
+      status: Number(status),
+      schema: media.schema,
+      shared,
+      example: shared ? (media.examples?.[operationId] as { value?: unknown } | undefined)?.value : exampleOf(media),
+    }));
+  });
 
 /** The zod schema that each parameter is validated with, and the value as a request carries it. */
 const PARAMETERS: Record<string, { schema: z.ZodMiniType; input: (example: unknown) => unknown }> = {
@@ -62,40 +89,36 @@ const isErrorOf = (status: number, example: unknown) => {
 };
 
 export type Example = { operationId: string; place: string; status?: number; example: unknown; valid: () => boolean };
-export const examples: Example[] = operations.flatMap(({ operationId, parameters = [], requestBody, responses }) => [
-  ...parameters.map(parameterOf).map(({ name, in: location, example }) => ({
-    operationId,
-    place: `${location} ${name}`,
-    example,
-    valid: () => {
-      const parameter = PARAMETERS[`${location} ${location === "header" ? name.toLowerCase() : name}`];
-      if (!parameter) throw new Error(`No zod schema for the parameter ${name}: add it to PARAMETERS.`);
-      return parameter.schema.safeParse(parameter.input(example)).success;
-    },
-  })),
-  ...Object.values(requestBody?.content ?? {}).map((media) => {
-    const example = exampleOf(media);
-    return {
+export const examples: Example[] = operations.flatMap((operation) => {
+  const { operationId, parameters = [], requestBody } = operation;
+  return [
+    ...parameters.map(parameterOf).map(({ name, in: location, example }) => ({
       operationId,
-      place: "request body",
+      place: `${location} ${name}`,
       example,
-      valid: () => BODIES[media.schema.$ref ?? ""]?.safeParse(example).success === true,
-    };
-  }),
-  ...Object.entries(responses).flatMap(([status, response]) =>
-    Object.values(inline(response)?.content ?? {}).map((media) => {
+      valid: () => {
+        const parameter = PARAMETERS[`${location} ${location === "header" ? name.toLowerCase() : name}`];
+        if (!parameter) throw new Error(`No zod schema for the parameter ${name}: add it to PARAMETERS.`);
+        return parameter.schema.safeParse(parameter.input(example)).success;
+      },
+    })),
+    ...Object.values(requestBody?.content ?? {}).map((media) => {
       const example = exampleOf(media);
       return {
         operationId,
-        place: `${status} body`,
-        status: Number(status),
+        place: "request body",
         example,
-        valid: () =>
-          Number(status) >= 400
-            ? isErrorOf(Number(status), example)
-            : BODIES[media.schema.$ref ?? ""]?.safeParse(example).success === true,
+        valid: () => BODIES[media.schema.$ref ?? ""]?.safeParse(example).success === true,
       };
     }),
-  ),
-]);
+    ...responseBodies(operation).map(({ status, schema, example }) => ({
+      operationId,
+      place: `${status} body`,
+      status,
+      example,
+      valid: () =>
+        status >= 400 ? isErrorOf(status, example) : BODIES[schema.$ref ?? ""]?.safeParse(example).success === true,
+    })),
+  ];
+});
 export const label = ({ operationId, place }: Example) => `${operationId} ${place}`;

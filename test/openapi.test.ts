@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import openapi from "../openapi.json";
 import { DEPRECATIONS } from "../src/deprecation";
 import { app } from "../src/index";
+import { IF_NONE_MATCH_MAX_LENGTH } from "../src/routes/documentation-headers";
 import { sha256Hex } from "../src/sha256";
 import { conformanceProblems } from "./conformance";
 import { BASE_URL, call, createApiKey } from "./helpers";
@@ -61,6 +62,16 @@ describe("GET /v1/openapi.json", () => {
     }
     const changed = await call("/v1/openapi.json", { headers: { "If-None-Match": '"an-older-version"' } });
     expect(changed.status).toBe(200);
+  });
+
+  it("compares no If-None-Match longer than the document states: the document is sent in full", async () => {
+    const etag = (await call("/v1/openapi.json")).headers.get("ETag") ?? "";
+    const padding = `"${"x".repeat(IF_NONE_MATCH_MAX_LENGTH - etag.length - 4)}", `;
+    const atBound = await call("/v1/openapi.json", { headers: { "If-None-Match": padding + etag } });
+    expect(atBound.status).toBe(304);
+    const over = await call("/v1/openapi.json", { headers: { "If-None-Match": `"x${padding.slice(1)}${etag}` } });
+    expect(over.status).toBe(200);
+    expect(((await over.json()) as { openapi: string }).openapi).toBe("3.1.1");
   });
 
   it("answers HEAD like GET, without a body", async () => {

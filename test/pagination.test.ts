@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Pet } from "../src/schemas";
+import { CURSOR_MAX_LENGTH, type Pet } from "../src/schemas";
 import { BASE_URL, call, createApiKey, createPet, expectError, faultLogLines, nextLink, walkPages } from "./helpers";
 
 let key: string;
@@ -80,6 +80,8 @@ describe("GET /v1/pets pagination", () => {
       ["malformed", () => "abc"],
       ["empty", () => ""],
       ["with a payload of impossible length", () => `a.${"A".repeat(43)}`],
+      // One character past the document's maxLength, CURSOR_MAX_LENGTH.
+      ["longer than any cursor issued", () => `${"A".repeat(CURSOR_MAX_LENGTH - 43)}.${"A".repeat(43)}`],
       ["altered in its payload", () => tampered(cursor, 1)],
       ["altered in its signature", () => tampered(cursor, cursor.length - 5)],
       ["forged with another id", () => `${btoa("1.1.").replaceAll("=", "")}${cursor.slice(cursor.indexOf("."))}`],

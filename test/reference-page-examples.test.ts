@@ -48,13 +48,21 @@ describe("renderReferencePage, with examples of every kind OpenAPI 3.1 allows", 
     Irish: { summary: "A name with a quote", value: { name: "O'Brien </pre><script>", categoryId: 1 } },
   };
   give(body("/pets", "post", undefined), { examples: { irish: { $ref: "#/components/examples/Irish" } } });
+  // A shared response names its examples by operation: listPets shows its own.
   give(body("/pets", "get", "400"), {
     examples: {
-      limit: { summary: "`limit` too big", value: { code: "invalid_request", message: "limit: <= 100", status: 400 } },
-      elsewhere: { externalValue: "https://example.com/error.json" },
+      listPets: {
+        summary: "`limit` too big",
+        value: { code: "invalid_request", message: "limit: <= 100", status: 400 },
+      },
     },
   });
-  give(body("/pets", "get", "200"), { example: [{ id: 1, name: "Rex & co", categoryId: 1, status: "available" }] });
+  give(body("/pets", "get", "200"), {
+    examples: {
+      rex: { value: [{ id: 1, name: "Rex & co", categoryId: 1, status: "available" }] },
+      elsewhere: { externalValue: "https://example.com/pets.json" },
+    },
+  });
   give(body("/docs", "get", "200", "text/html"), { example: "<!doctype html><title>Reference</title>" });
   give(rich.components.headers.RequestId, { example: "0123-request" });
   give(rich.components.schemas?.PetStatus, { examples: ["pending"] });
@@ -85,7 +93,7 @@ describe("renderReferencePage, with examples of every kind OpenAPI 3.1 allows", 
       escapeHtml(JSON.stringify({ code: "invalid_request", message: "limit: <= 100", status: 400 }, null, 2)),
     );
     expect(html).toContain("Rex &amp; co");
-    expect(html).toContain("<code>https://example.com/error.json</code>");
+    expect(html).toContain("<code>https://example.com/pets.json</code>");
     expect(html).not.toContain('href="https://example.com');
     // HTML is shown as HTML source, not as a JSON string.
     expect(html).toContain(

@@ -66,11 +66,18 @@ describe("the examples of GET /v1/docs", () => {
     let shown = 0;
     for (const operation of operations) {
       const section = html.slice(html.indexOf(`id="${operation.operationId}"`)).split("</section>")[0] ?? "";
+      // A shared response names its examples by operation: each operation shows its own.
+      const ownExamples = (media: OpenApi.MediaTypeObject) => {
+        const own = media.examples?.[operation.operationId ?? ""];
+        return { ...media, example: undefined, examples: own ? { own } : {} };
+      };
       const bodies = [
         ...Object.entries((operation.requestBody && resolve(operation.requestBody))?.content ?? {}),
-        ...Object.values(operation.responses ?? {})
-          .map((response) => resolve(response))
-          .flatMap(({ content }) => Object.entries(content ?? {})),
+        ...Object.values(operation.responses ?? {}).flatMap((response) =>
+          Object.entries(resolve(response).content ?? {}).map(
+            ([mediaType, media]) => [mediaType, "$ref" in response ? ownExamples(media) : media] as const,
+          ),
+        ),
       ];
       for (const [mediaType, media] of bodies)
         for (const value of examplesIn(media).filter((value) => value !== undefined)) {

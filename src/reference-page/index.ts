@@ -35,20 +35,27 @@ export const renderReferencePage = (document: OpenApi.Document, apiBase: string)
 
   const needsKey = (operation: OpenApi.OperationObject) => (operation.security ?? document.security ?? []).length > 0;
 
-  const contentSection = (content: OpenApi.ResponseObject["content"]) =>
+  /** A shared response names its examples by the operations they come from: an operation shows its own only. */
+  const examplesFor = (media: OpenApi.MediaTypeObject, sharedBy?: string) => {
+    if (sharedBy === undefined) return examplesOf(media);
+    const own = media.examples?.[sharedBy];
+    return own ? [resolve(own)] : [];
+  };
+
+  const contentSection = (content: OpenApi.ResponseObject["content"], sharedBy?: string) =>
     Object.entries(content ?? {})
       .map(
         ([mediaType, media]) =>
-          `<p>${code(mediaType)}: ${schemaSummary(media.schema)}</p>${exampleBlocks(examplesOf(media), mediaType)}`,
+          `<p>${code(mediaType)}: ${schemaSummary(media.schema)}</p>${exampleBlocks(examplesFor(media, sharedBy), mediaType)}`,
       )
       .join("");
 
-  const responseSection = ([status, response]: [string, OpenApi.ResponseObject]) => {
+  const responseSection = ([status, response]: [string, OpenApi.ResponseObject], sharedBy?: string) => {
     const headers = Object.entries(response.headers ?? {}).map(([name, header]) => {
       const resolved = resolve(header);
       return [code(name), schemaSummary(resolved.schema) + examplesCell(resolved), inline(resolved.description ?? "")];
     });
-    return `<details${status.startsWith("2") ? " open" : ""}><summary><span class="status status-${escapeHtml(status[0] ?? "")}">${escapeHtml(status)}</span> ${inline(response.description)}</summary>${contentSection(response.content)}${table(["Header", "Value", "Description"], headers)}</details>`;
+    return `<details${status.startsWith("2") ? " open" : ""}><summary><span class="status status-${escapeHtml(status[0] ?? "")}">${escapeHtml(status)}</span> ${inline(response.description)}</summary>${contentSection(response.content, sharedBy)}${table(["Header", "Value", "Description"], headers)}</details>`;
   };
 
   const operationSection = ({ path, method, operation }: (typeof operations)[number]) => {
@@ -70,7 +77,9 @@ ${parameters.length ? `<h4>Parameters</h4>${table(["Name", "In", "Value", "Descr
 ${requestBody ? `<h4>Request body${requestBody.required ? ' <span class="required">required</span>' : ""}</h4>${prose(requestBody.description)}${contentSection(requestBody.content)}` : ""}
 <h4>Responses</h4>
 ${Object.entries(operation.responses ?? {})
-  .map(([status, response]) => responseSection([status, resolve(response)]))
+  .map(([status, response]) =>
+    responseSection([status, resolve(response)], "$ref" in response ? (operation.operationId ?? "") : undefined),
+  )
   .join("\n")}
 <h4>Example</h4>
 <pre class="curl"><code>${escapeHtml(curlCommand(reader, { url: apiBase + path, method, operation, needsKey: needsKey(operation) }))}</code></pre>

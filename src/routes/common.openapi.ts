@@ -15,6 +15,9 @@ const ERROR_LIST = Object.entries(ERROR_STATUS)
 export const API = {
   title: "Petstore edge API",
   version: "1.0.0",
+  // A private API, as the client's package (UNLICENSED) is: SPDX's form for a license it does not list.
+  license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
+  contact: { name: "The Petstore edge API team" },
   description: `A store of animals offered for sale, on Cloudflare Workers.
 
 Every operation but this document and its reference page needs an API key, sent as \`Authorization: Bearer <key>\`.
@@ -26,12 +29,25 @@ Pagination: \`GET /pets\` answers a plain array; while more pets remain, \`Link:
 
 // Every path is relative to a server, and every server ends with the API's prefix,
 // /v1. Deployed: the workers.dev addresses that `wrangler deploy --env <name>` publishes.
+// `x-internal` (read by documentation tools and the OWASP ruleset) marks who each is for.
 const ACCOUNT = { account: { default: "example", description: "The Cloudflare account's workers.dev subdomain." } };
-export const SERVERS: OpenAPIV3_1.ServerObject[] = [
-  { url: "https://petstore-production.{account}.workers.dev/v1", description: "Production", variables: ACCOUNT },
-  { url: "https://petstore-staging.{account}.workers.dev/v1", description: "Staging", variables: ACCOUNT },
-  { url: "http://localhost:8787/v1", description: "Local development (`npm run dev`)" },
-];
+export const SERVERS = [
+  {
+    url: "https://petstore-production.{account}.workers.dev/v1",
+    description: "Production",
+    variables: ACCOUNT,
+    "x-internal": false,
+  },
+  {
+    url: "https://petstore-staging.{account}.workers.dev/v1",
+    description: "Staging",
+    variables: ACCOUNT,
+    "x-internal": true,
+  },
+  { url: "http://localhost:8787/v1", description: "Local development (`npm run dev`)", "x-internal": true },
+] satisfies (OpenAPIV3_1.ServerObject & { "x-internal": boolean })[];
+
+export const OPENAPI_VERSION = "3.1.1";
 
 export const TAGS = [
   { name: "Pets", description: "Animals offered for sale." },
@@ -156,8 +172,10 @@ export type OperationSpec = {
   responses: Record<number, ResponseSpec>;
   /** Error statuses beyond COMMON_ERRORS and KEYED_ERRORS. */
   errors: number[];
-  /** Headers on every answer of this operation, errors included. */
+  /** Headers on every answer of this operation. */
   alwaysHeaders?: ResponseHeader[];
+  /** Headers on its errors, which are shared responses: optional, since other operations give them too. */
+  errorHeaders?: ResponseHeader[];
   /** Given, every parameter, response header, request body and error of the operation has an example. */
   examples?: { requestBody?: unknown; errors: Record<number, ErrorExample> };
 };

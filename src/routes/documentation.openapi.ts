@@ -1,6 +1,7 @@
 // The OpenAPI description of the operations in ./documentation.ts. Only the generator
 // (scripts/openapi.ts) imports this.
-import { json, type OperationSpec } from "./common.openapi";
+import { json, OPENAPI_VERSION, type OperationSpec } from "./common.openapi";
+import { PAGE_MAX_LENGTH } from "./documentation-headers";
 
 export const DOCUMENTATION_OPERATIONS: OperationSpec[] = [
   {
@@ -17,7 +18,7 @@ export const DOCUMENTATION_OPERATIONS: OperationSpec[] = [
         description: "The document.",
         content: json({
           type: "object",
-          properties: { openapi: { type: "string" }, info: { type: "object" }, paths: { type: "object" } },
+          properties: { openapi: { const: OPENAPI_VERSION }, info: { type: "object" }, paths: { type: "object" } },
           required: ["openapi", "info", "paths"],
         }),
         headers: ["ETag", "CacheControl"],
@@ -37,7 +38,9 @@ export const DOCUMENTATION_OPERATIONS: OperationSpec[] = [
     responses: {
       200: {
         description: "An HTML page.",
-        content: { "text/html": { schema: { type: "string" } } },
+        content: {
+          "text/html": { schema: { type: "string", pattern: "^<!doctype html>", maxLength: PAGE_MAX_LENGTH } },
+        },
         headers: ["ContentSecurityPolicy"],
       },
     },

@@ -4,6 +4,11 @@ import type { AppEnv } from "../env";
 import { renderReferencePage } from "../reference-page";
 import type { OpenApi } from "../reference-page/document";
 import { sha256Hex } from "../sha256";
+import {
+  DOCUMENT_CACHE_CONTROL,
+  IF_NONE_MATCH_MAX_LENGTH,
+  PAGE_CONTENT_SECURITY_POLICY,
+} from "./documentation-headers";
 
 // The OpenAPI document and its reference page: public (they describe, they do not
 // operate). The document is generated in Node (`npm run openapi`) and imported as
@@ -18,8 +23,6 @@ const documentBody = () => {
   body ??= JSON.stringify(document);
   return body;
 };
-// Deploys change the document, so caches keep it briefly and then revalidate with the ETag.
-const CACHE_CONTROL = "public, max-age=300";
 
 let etag: Promise<string> | undefined;
 /** A strong ETag: the SHA-256 of the body, computed once per isolate. */
@@ -30,7 +33,8 @@ const documentEtag = () => {
 
 /** RFC 9110: If-None-Match uses the weak comparison, and `*` matches any current representation. */
 const isUnchanged = (ifNoneMatch: string, current: string) =>
-  ifNoneMatch.trim() === "*" || ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === current);
+  ifNoneMatch.length <= IF_NONE_MATCH_MAX_LENGTH &&
+  (ifNoneMatch.trim() === "*" || ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === current));
 
 let page: { apiBase: string; html: string } | undefined;
 /** Rendered once per isolate (an isolate serves one host), with curl examples for the host it is served from. */
@@ -38,19 +42,16 @@ const referencePage = (apiBase: string) => {
   if (page?.apiBase !== apiBase) page = { apiBase, html: renderReferencePage(document, apiBase) };
   return page.html;
 };
-// The page runs no script and loads nothing: only its inline styles are allowed.
-const CONTENT_SECURITY_POLICY =
-  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 export const documentationRoutes = new Hono<AppEnv>()
   .get("/openapi.json", async (c) => {
     const current = await documentEtag();
-    const headers = { ETag: current, "Cache-Control": CACHE_CONTROL };
+    const headers = { ETag: current, "Cache-Control": DOCUMENT_CACHE_CONTROL };
     const ifNoneMatch = c.req.header("If-None-Match");
     if (ifNoneMatch && isUnchanged(ifNoneMatch, current)) return c.body(null, 304, headers);
     return c.body(documentBody(), 200, { ...headers, "Content-Type": "application/json" });
   })
   .get("/docs", (c) => {
     const apiBase = new URL(c.req.url).origin + c.req.path.replace(/\/docs$/, "");
-    return c.html(referencePage(apiBase), 200, { "Content-Security-Policy": CONTENT_SECURITY_POLICY });
+    return c.html(referencePage(apiBase), 200, { "Content-Security-Policy": PAGE_CONTENT_SECURITY_POLICY });
   });

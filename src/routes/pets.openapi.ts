@@ -28,8 +28,9 @@ const luna: Pet = { id: 3, name: "Luna", categoryId: 2, status: "available" };
 /** One example per body schema, shared by the operations that answer it. */
 export const BODY_EXAMPLES = { Pet: rex, Pets: [rex, luna] };
 
-/** On every answer of the pets operations, errors included. */
+/** On every answer of the pets operations, errors included (as optional headers of the shared error responses). */
 const PETS_RESPONSE: ResponseHeader[] = ["NoStore", "Bookmark", "ApiKeyExpiration", "RateLimitPolicy"];
+const PETS_ERRORS: ResponseHeader[] = ["NoStoreUnderPets", "Bookmark", "ApiKeyExpiration", "RateLimitPolicy"];
 
 /** The 403 of a key without the operation's scope. */
 const forbidden = (scope: Scope) =>
@@ -72,6 +73,7 @@ export const PET_OPERATIONS: OperationSpec[] = [
     responses: { 200: { description: "A page of pets.", content: json(ref("Pets")), headers: ["NextLink"] } },
     errors: [400],
     alwaysHeaders: PETS_RESPONSE,
+    errorHeaders: PETS_ERRORS,
     examples: {
       errors: {
         400: errorExample("invalid_request", `Query parameter 'limit' must be ${LIMIT_RULE}.`),
@@ -99,6 +101,7 @@ export const PET_OPERATIONS: OperationSpec[] = [
     },
     errors: [400, 413, 415, 422],
     alwaysHeaders: PETS_RESPONSE,
+    errorHeaders: PETS_ERRORS,
     examples: {
       requestBody: newPet,
       errors: {
@@ -132,6 +135,7 @@ export const PET_OPERATIONS: OperationSpec[] = [
     requestHeaders: ["Bookmark"],
     errors: [400, 404, 410],
     alwaysHeaders: ["Deprecation", "Sunset", "SuccessorLink", ...PETS_RESPONSE],
+    errorHeaders: ["GetPetDeprecation", "GetPetSunset", "GetPetSuccessorLink", ...PETS_ERRORS],
     examples: {
       errors: {
         400: errorExample("invalid_request", `Path parameter 'petId' must be ${ID_RULE}.`),

@@ -2,6 +2,7 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import openapi from "../../openapi.json";
 import { type Prism, startPrism } from "../../scripts/prism";
+import { exampleOf, type Operation, PETS_OPERATIONS, parameterOf, responseBodies } from "../document-examples";
 
 // Prism's mock of openapi.json, as a client's developer would run it: each pets operation,
 // called with the examples of its parameters and body, answers with the example of each
@@ -12,25 +13,8 @@ const FILE = path.join(import.meta.dirname, "../../openapi.json");
 // The mock checks that a bearer token is sent, not which.
 const KEY = `ps_test_${"0".repeat(43)}`;
 
-type Reference = { $ref: string };
-type Media = { example?: unknown; examples?: Record<string, Reference> };
-type Parameter = { name: string; in: string; example: unknown };
-type Operation = {
-  operationId: string;
-  deprecated?: boolean;
-  parameters?: (Parameter | Reference)[];
-  requestBody?: { content: Record<string, Media> };
-  responses: Record<string, { content?: Record<string, Media> }>;
-};
-const document = openapi as unknown as {
-  paths: Record<string, Record<string, Operation>>;
-  components: { parameters: Record<string, Parameter>; examples: Record<string, { value: unknown }> };
-};
-const named = <T>(components: Record<string, T>, { $ref }: Reference) => components[$ref.split("/").at(-1) ?? ""];
-const exampleOf = ({ example, examples = {} }: Media) =>
-  example ?? Object.values(examples).map((reference) => named(document.components.examples, reference)?.value)[0];
+const document = openapi as unknown as { paths: Record<string, Record<string, Operation>> };
 
-const PETS_OPERATIONS = ["listPets", "createPet", "getPet"];
 const operations = Object.entries(document.paths).flatMap(([template, item]) =>
   Object.entries(item)
     .filter(([, { operationId }]) => PETS_OPERATIONS.includes(operationId))
@@ -55,11 +39,7 @@ const exampleRequest = (template: string, method: string, { parameters = [], req
   const query = new URLSearchParams();
   const headers = new Headers({ Authorization: `Bearer ${KEY}` });
   for (const parameter of parameters) {
-    const {
-      name,
-      in: location,
-      example,
-    } = "$ref" in parameter ? (named(document.components.parameters, parameter) as Parameter) : parameter;
+    const { name, in: location, example } = parameterOf(parameter);
     if (location === "path") pathname = pathname.replace(`{${name}}`, encodeURIComponent(String(example)));
     else if (location === "query") query.set(name, String(example));
     else headers.set(name, String(example));
@@ -71,12 +51,14 @@ const exampleRequest = (template: string, method: string, { parameters = [], req
 };
 
 const cases = operations.flatMap(({ template, method, operation }) =>
-  Object.entries(operation.responses).map(([status, response]) => ({
+  responseBodies(operation).map(({ status, shared, example }) => ({
     name: `${operation.operationId} ${status}`,
     deprecated: operation.deprecated === true,
     request: exampleRequest(template, method, operation),
-    status: Number(status),
-    body: exampleOf(response.content?.["application/json"] ?? {}),
+    status,
+    // A shared response names its examples by operation (`Prefer: example=<name>` picks one).
+    prefer: [...(status >= 300 ? [`code=${status}`] : []), ...(shared ? [`example=${operation.operationId}`] : [])],
+    body: example,
   })),
 );
 
@@ -95,9 +77,9 @@ describe("prism mock openapi.json", () => {
 
   it.each(cases)(
     "answers $name with its example, finding nothing wrong",
-    async ({ request, status, body, deprecated }) => {
+    async ({ request, status, body, deprecated, prefer }) => {
       const headers = new Headers(request.init.headers);
-      if (status >= 300) headers.set("Prefer", `code=${status}`);
+      if (prefer.length > 0) headers.set("Prefer", prefer.join(", "));
       const response = await fetch(new URL(request.path, prism.origin), { ...request.init, headers });
       expect(violations(response, deprecated)).toEqual([]);
       expect(response.status).toBe(status);
