@@ -5,25 +5,24 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
 import { startDevServer } from "../scripts/dev-server";
 import { createKey } from "../scripts/keys";
 import { seedPets } from "../scripts/seed";
 import { openStores } from "../scripts/stores";
 import { LIST_LIMIT } from "../src/schemas";
+import { cpuPerRequest, measure, overhead } from "./measure";
 import { measureScale } from "./scale";
 import { measureStartup, STARTUP_RUNS } from "./startup";
-import { check, GOALS, median, page, type Sample, status, type Target, verdict } from "./targets";
+import { check, GOALS, median, page, status, type Target, verdict } from "./targets";
 
 const RUN_DIR = path.resolve(".wrangler/bench/run");
 
 const { values } = parseArgs({
   options: {
     count: { type: "string" },
-    // Short rounds pair each target closely in time with the references; with 7, one
-    // round disturbed by other work on the machine moves no median.
-    duration: { type: "string", default: "3" },
-    rounds: { type: "string", default: "7" },
+    // Many short rounds: CPU time pooled over them settles where req/s per round does not.
+    duration: { type: "string", default: "1" },
+    rounds: { type: "string", default: "40" },
     connections: { type: "string", default: "8" },
     "log-level": { type: "string", default: "log" },
   },
@@ -44,28 +43,6 @@ const args = process.argv.slice(2);
 const command = args.length ? `npm run bench -- ${args.join(" ")}` : "npm run bench";
 
 const log = (message: string) => console.log(`[bench] ${message}`);
-
-const load = async ({ url, method = "GET", headers, body }: Target, seconds: number): Promise<Sample> => {
-  const result = await autocannon({ url, method, headers, body, connections, duration: seconds });
-  const { requests, latency, errors, non2xx } = result;
-  return { rps: requests.average, p50: latency.p50, p99: latency.p99, failures: errors + non2xx };
-};
-
-/** Each target for `duration` s in turn, `rounds` times; each round starts one target later, so none always follows the same one. */
-const measureThroughput = async (targets: Target[]) => {
-  log("warming up every target (1 s each)");
-  for (const target of targets) await load(target, 1);
-  const samples = new Map<Target, Sample[]>(targets.map((target) => [target, []]));
-  for (let round = 0; round < rounds; round++) {
-    log(`round ${round + 1}/${rounds}`);
-    for (const target of [...targets.slice(round % targets.length), ...targets.slice(0, round % targets.length)]) {
-      // A pause, so that what a load leaves behind (wrangler relaying log lines, garbage) is not charged to the next.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      samples.get(target)?.push(await load(target, duration));
-    }
-  }
-  return (target: Target) => samples.get(target) ?? [];
-};
 
 const main = async () => {
   const started = performance.now();
@@ -105,22 +82,25 @@ const main = async () => {
   ]);
   try {
     const pets = `${api.origin}/v1/pets`;
+    const server = api.pid;
     const partial: Target = {
       name: "GET /v1/pets?status=pending (partial page)",
       url: `${pets}?status=pending`,
       headers: auth,
       ok: page(false),
-      goal: "limitAndQuery",
+      goal: "d1",
+      server,
     };
     const targets: Target[] = [
-      { name: "GET /v1/pets (full first page)", url: pets, headers: auth, ok: page(true), goal: "limit" },
+      { name: "GET /v1/pets (full first page)", url: pets, headers: auth, ok: page(true), goal: "memory", server },
       partial,
       {
         name: "GET /v1/pets/{id}",
         url: `${pets}/${Math.ceil(count / 2)}`,
         headers: auth,
         ok: status(200),
-        goal: "limit",
+        goal: "memory",
+        server,
       },
       {
         name: "POST /v1/pets",
@@ -129,55 +109,55 @@ const main = async () => {
         headers: { ...auth, "Content-Type": "application/json" },
         body: JSON.stringify({ name: "Bench pet", categoryId: 1 }),
         ok: status(201),
-        goal: "limitAndQuery",
+        goal: "d1",
+        server,
       },
     ];
-    const references = {
-      bare: { name: "reference: bare Worker", url: `${reference.origin}/bare`, ok: status(200) },
-      floor: { name: "reference: one-query floor", url: `${reference.origin}/one-query`, ok: status(200) },
-      limit: { name: "reference: bare + one rate-limit call", url: `${reference.origin}/one-limit`, ok: status(200) },
+    const references: Record<"limit" | "limitAndQuery", Target> = {
+      limit: {
+        name: "reference: bare + one rate-limit call",
+        url: `${reference.origin}/one-limit`,
+        ok: status(200),
+        server: reference.pid,
+      },
       limitAndQuery: {
         name: "reference: one rate-limit call + one query",
         url: `${reference.origin}/limit-and-query`,
         ok: status(200),
+        server: reference.pid,
       },
     };
-    targets.push(...Object.values(references));
-    for (const target of targets) await check(target);
-    const samplesOf = await measureThroughput(targets);
+    const measured = [...targets, ...Object.values(references)];
+    for (const target of measured) await check(target);
+    const loadsOf = await measure(measured, { rounds, duration, connections, log });
 
-    // Ratios within each round, then their median: a load on the machine that comes and
-    // goes moves both sides of a round's ratio alike.
-    const rps = (target: Target) => samplesOf(target).map((sample) => sample.rps);
-    const ratio = (target: Target, to: Target) =>
-      median(rps(target).map((value, round) => value / (rps(to)[round] ?? 0)));
+    const percent = (share: number) => `${share >= 0 ? "+" : ""}${(share * 100).toFixed(1)}%`;
     const warnings: string[] = [];
-    const rows = targets.map((target) => {
-      const of = (key: keyof Sample) => median(samplesOf(target).map((sample) => sample[key])).toFixed(0);
-      const x = {
-        bare: ratio(target, references.bare),
-        floor: ratio(target, references.floor),
-        limit: ratio(target, references.limit),
-        limitAndQuery: ratio(target, references.limitAndQuery),
-      };
-      const { goal } = target;
-      const met = goal
-        ? `>= ${GOALS[goal]}x ${references[goal].name.replace("reference: ", "")}: ${verdict(x[goal] >= GOALS[goal])}`
-        : "";
-      const ratios = [x.bare, x.floor, x.limit, x.limitAndQuery].map((r) => r.toFixed(2));
-      const failures = samplesOf(target).reduce((sum, sample) => sum + sample.failures, 0);
+    const rows = measured.map((target) => {
+      const loads = loadsOf(target);
+      const cpu = cpuPerRequest(loads);
+      const failures = loads.reduce((sum, load) => sum + load.failures, 0);
       if (failures) warnings.push(`WARNING: ${target.name}: ${failures} errors or non-2xx answers under load.`);
-      return `| ${[target.name, of("rps"), of("p50"), of("p99"), ...ratios, met].join(" | ")} |`;
+      const split = `${cpu.worker.toFixed(0)} / ${cpu.proxy.toFixed(0)} / ${cpu.wrangler.toFixed(0)}`;
+      const rps = median(loads.map((load) => load.rps)).toFixed(0);
+      if (!target.goal) return `| ${target.name} | ${split} | ${cpu.total.toFixed(0)} | | ${rps} | | |`;
+      const goal = GOALS[target.goal];
+      const against = overhead(loads, loadsOf(references[goal.reference]));
+      const met = against.pooled <= goal.maxCpuOverhead && against.rps >= goal.minRps;
+      const share = `${percent(against.pooled)} (${percent(against.p25)} to ${percent(against.p75)})`;
+      const judged = `<= ${percent(goal.maxCpuOverhead)} CPU and >= ${goal.minRps}x req/s of ${references[goal.reference].name.replace("reference: ", "")}: ${verdict(met)}`;
+      return `| ${target.name} | ${split} | ${cpu.total.toFixed(0)} | ${share} | ${rps} | ${against.rps.toFixed(2)} | ${judged} |`;
     });
     if (values.count !== undefined) figures.push(await measureScale(partial, secret, count, log));
 
     const report = [
       `\`${command}\`, ${new Date().toISOString().slice(0, 10)}: ${count} pets seeded,` +
-        ` wrangler dev --log-level ${values["log-level"]}, ${connections} connections, medians of ${rounds}` +
-        ` interleaved rounds of ${duration} s (ratios: median of the per-round ratios), ${availableParallelism()} cores.`,
+        ` wrangler dev --log-level ${values["log-level"]}, ${connections} connections, ${rounds} interleaved rounds` +
+        ` of ${duration} s, ${availableParallelism()} cores. CPU: user and system time of the server's processes` +
+        " per answered request, pooled over the rounds; over the reference: pooled (the rounds' own, p25 to p75).",
       "",
-      "| Target | req/s | p50 ms | p99 ms | x bare | x one query | x one limit | x limit + query | target |",
-      "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+      "| Target | CPU µs/req: Worker / proxy / wrangler | CPU µs/req | over reference | req/s (median) | x reference req/s | target |",
+      "| --- | --- | --- | --- | --- | --- | --- |",
       ...rows,
       "",
       ...figures.map((line) => `- ${line}`),

@@ -13,6 +13,8 @@ import { spawnWrangler, wranglerEnv } from "./wrangler";
 
 export type DevServer = {
   origin: string;
+  /** The leader of the server's process group (the bench reads the CPU time of its processes). */
+  pid: number;
   /** The --persist-to directory: the local D1 and KV, and scripts/dev.ts's key file. */
   persistTo: string;
   /** What the server printed (the last 64 KiB). */
@@ -129,7 +131,9 @@ const startOnce = async (
       await new Promise((resolve) => setTimeout(resolve, 250));
       continue;
     }
-    if (probe.isOurs(response)) return { origin, persistTo, output, stop, kill: removingScratch(kill) };
+    if (probe.isOurs(response)) {
+      return { origin, pid: child.pid ?? 0, persistTo, output, stop, kill: removingScratch(kill) };
+    }
     await halt();
     throw new PortTaken(
       `Another server answers on ${origin} (${response.status} to ${probe.path}), meant for ${name}`,

@@ -41,6 +41,9 @@ export const KV_READ_DEADLINE_MS = 3000;
 // Apart, so that no flood of unknown keys can push a valid key out.
 const knownKeys = new BoundedCache<string, ApiKeyRecord>({ share: "knownKeys", ttlMs: KNOWN_KEY_TTL_MS });
 const unknownKeys = new BoundedCache<string, true>({ share: "unknownKeys", ttlMs: UNKNOWN_KEY_TTL_MS });
+// The hash of a key this isolate verified, so that its next requests skip the digest (an
+// asynchronous call, dearer than its arithmetic): valid keys only, so a flood of others cannot fill it.
+const keyHashes = new BoundedCache<string, string>({ share: "keyHashes", ttlMs: KNOWN_KEY_TTL_MS });
 
 const unauthorized = (message: string) => new ApiError("unauthorized", message, CHALLENGE);
 
@@ -133,9 +136,11 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   const token = BEARER.exec(header)?.[1];
   if (!token) throw unauthorized("The Authorization header must be 'Bearer <key>'.");
   if (!isWellFormedApiKey(token)) throw unauthorized("The API key is not valid.");
-  const hash = await hashApiKey(token);
+  const knownHash = keyHashes.get(token);
+  const hash = knownHash ?? (await hashApiKey(token));
   const record = await lookUp(c, hash);
   if (!record) throw unauthorized("The API key is not valid.");
+  if (!knownHash) keyHashes.set(token, hash);
   const now = Date.now();
   // excerpt: the record is the operator's, written by hand perhaps; a message stays short.
   if (hasExpired(record, now)) throw unauthorized(`The API key expired at ${excerpt(String(record.expiresAt))}.`);

@@ -10,6 +10,7 @@ export const CACHE_SHARES = {
   pets: 10 * MiB,
   pages: 2 * MiB,
   knownKeys: 2 * MiB,
+  keyHashes: MiB / 4,
   unknownKeys: MiB / 4,
   usageCounts: MiB / 4,
   lastUsedDays: MiB / 4,

@@ -98,6 +98,7 @@ describe("the isolate's caches", () => {
       pets: 0,
       pages: 0,
       knownKeys: 0,
+      keyHashes: 0,
       unknownKeys: 0,
       lastUsedDays: 0,
       cursors: 0,

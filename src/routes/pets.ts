@@ -20,13 +20,17 @@ import {
 } from "../schemas";
 import { validate, validateOptional } from "../validate";
 
-/** RFC 8288: the request's own URL with the given query (empty values left out), as the next page. */
+/**
+ * RFC 8288: the request's own URL (as the runtime hands it over, already normalised) with
+ * the given query, empty values left out, as the next page. The values need no escaping:
+ * decimal digits, a status and a base64url cursor are all URL-safe.
+ */
 const nextLink = (requestUrl: string, query: Record<string, string | undefined>) => {
-  const next = new URL(requestUrl);
-  next.search = new URLSearchParams(
-    Object.entries(query).filter((entry): entry is [string, string] => !!entry[1]),
-  ).toString();
-  return `<${next}>; rel="next"`;
+  const queryStart = requestUrl.indexOf("?");
+  const path = queryStart < 0 ? requestUrl : requestUrl.slice(0, queryStart);
+  let search = "";
+  for (const [name, value] of Object.entries(query)) if (value) search += `${search ? "&" : "?"}${name}=${value}`;
+  return `<${path}${search}>; rel="next"`;
 };
 
 export const petRoutes = new Hono<AppEnv>()

@@ -1,0 +1,71 @@
+// Short loads that alternate the targets and the references: each for `duration` s in turn,
+// `rounds` times, each round starting one target later. Around each load, the CPU time of
+// the serving processes (./cpu.ts), so that a request's CPU cost is pooled over many rounds:
+// far steadier on a shared machine than requests per second, which stay as a second figure.
+import autocannon from "autocannon";
+import { type CpuUs, cpuOf, difference, PARTS } from "./cpu";
+import { median, type Target } from "./targets";
+
+export type Load = { requests: number; rps: number; p50: number; p99: number; failures: number; cpu: CpuUs };
+type Options = { rounds: number; duration: number; connections: number; log: (message: string) => void };
+
+// Work a load leaves behind (log lines wrangler relays, garbage) is charged to it, not to the next.
+const SETTLE_MS = 300;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const load = async (target: Target, seconds: number, connections: number): Promise<Load> => {
+  const { url, method = "GET", headers, body, server } = target;
+  const before = cpuOf(server);
+  const result = await autocannon({ url, method, headers, body, connections, duration: seconds });
+  await sleep(SETTLE_MS);
+  const cpu = difference(cpuOf(server), before);
+  const { requests, latency, errors, non2xx } = result;
+  return {
+    requests: result["2xx"],
+    rps: requests.average,
+    p50: latency.p50,
+    p99: latency.p99,
+    failures: errors + non2xx,
+    cpu,
+  };
+};
+
+export const measure = async (targets: Target[], { rounds, duration, connections, log }: Options) => {
+  log("warming up every target (1 s each)");
+  for (const target of targets) await load(target, 1, connections);
+  const loads = new Map<Target, Load[]>(targets.map((target) => [target, []]));
+  for (let round = 0; round < rounds; round++) {
+    if (round % 5 === 0) log(`round ${round + 1}/${rounds}`);
+    for (const target of [...targets.slice(round % targets.length), ...targets.slice(0, round % targets.length)]) {
+      loads.get(target)?.push(await load(target, duration, connections));
+    }
+  }
+  return (target: Target) => loads.get(target) ?? [];
+};
+
+const sum = (numbers: number[]) => numbers.reduce((total, number) => total + number, 0);
+
+/** CPU µs per answered request, by part and in all, pooled over the loads: their CPU time over their requests. */
+export const cpuPerRequest = (loads: Load[]) => {
+  const requests = sum(loads.map((load) => load.requests));
+  const byPart = Object.fromEntries(
+    PARTS.map((part) => [part, sum(loads.map((load) => load.cpu[part])) / requests]),
+  ) as CpuUs;
+  return { ...byPart, total: sum(PARTS.map((part) => byPart[part])) };
+};
+
+const quantile = (numbers: number[], q: number) => {
+  const sorted = numbers.toSorted((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+};
+
+/** The target's CPU per request over the reference's, as a share: pooled, and the middle half of the rounds' own. */
+export const overhead = (target: Load[], reference: Load[]) => {
+  const pooled = cpuPerRequest(target).total / cpuPerRequest(reference).total - 1;
+  const rounds = target.map((load, round) => {
+    const other = reference[round];
+    return other ? cpuPerRequest([load]).total / cpuPerRequest([other]).total - 1 : 0;
+  });
+  const rps = median(target.map((load, round) => load.rps / (reference[round]?.rps ?? Number.NaN)));
+  return { pooled, p25: quantile(rounds, 0.25), p75: quantile(rounds, 0.75), rps };
+};
