@@ -67,5 +67,5 @@ export const overhead = (target: Load[], reference: Load[]) => {
     return other ? cpuPerRequest([load]).total / cpuPerRequest([other]).total - 1 : 0;
   });
   const rps = median(target.map((load, round) => load.rps / (reference[round]?.rps ?? Number.NaN)));
-  return { pooled, p25: quantile(rounds, 0.25), p75: quantile(rounds, 0.75), rps };
+  return { pooled, p25: quantile(rounds, 0.25), median: median(rounds), p75: quantile(rounds, 0.75), rps };
 };

@@ -144,7 +144,7 @@ const main = async () => {
       const goal = GOALS[target.goal];
       const against = overhead(loads, loadsOf(references[goal.reference]));
       const met = against.pooled <= goal.maxCpuOverhead && against.rps >= goal.minRps;
-      const share = `${percent(against.pooled)} (${percent(against.p25)} to ${percent(against.p75)})`;
+      const share = `${percent(against.pooled)} (${percent(against.p25)} to ${percent(against.p75)}; median ${percent(against.median)})`;
       const judged = `<= ${percent(goal.maxCpuOverhead)} CPU and >= ${goal.minRps}x req/s of ${references[goal.reference].name.replace("reference: ", "")}: ${verdict(met)}`;
       return `| ${target.name} | ${split} | ${cpu.total.toFixed(0)} | ${share} | ${rps} | ${against.rps.toFixed(2)} | ${judged} |`;
     });
