@@ -42,7 +42,9 @@ export const KV_READ_DEADLINE_MS = 3000;
 const knownKeys = new BoundedCache<string, ApiKeyRecord>({ share: "knownKeys", ttlMs: KNOWN_KEY_TTL_MS });
 const unknownKeys = new BoundedCache<string, true>({ share: "unknownKeys", ttlMs: UNKNOWN_KEY_TTL_MS });
 // The hash of a key this isolate verified, so that its next requests skip the digest (an
-// asynchronous call, dearer than its arithmetic): valid keys only, so a flood of others cannot fill it.
+// asynchronous call, dearer than its arithmetic): valid keys only, so a flood of others
+// cannot fill it. The plain key stays in this isolate's memory, as in every request's
+// header, never in storage.
 const keyHashes = new BoundedCache<string, string>({ share: "keyHashes", ttlMs: KNOWN_KEY_TTL_MS });
 
 const unauthorized = (message: string) => new ApiError("unauthorized", message, CHALLENGE);

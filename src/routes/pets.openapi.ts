@@ -28,7 +28,10 @@ const luna: Pet = { id: 3, name: "Luna", categoryId: 2, status: "available" };
 /** One example per body schema, shared by the operations that answer it. */
 export const BODY_EXAMPLES = { Pet: rex, Pets: [rex, luna] };
 
-/** On every answer of the pets operations, errors included (as optional headers of the shared error responses). */
+/**
+ * On every answer of the pets operations: as stated on their successes, and as optional
+ * headers of the shared error responses they refer to (which the documentation routes share).
+ */
 const PETS_RESPONSE: ResponseHeader[] = ["NoStore", "Bookmark", "ApiKeyExpiration", "RateLimitPolicy"];
 const PETS_ERRORS: ResponseHeader[] = ["NoStoreUnderPets", "Bookmark", "ApiKeyExpiration", "RateLimitPolicy"];
 
