@@ -9,8 +9,10 @@ import { median, type Target } from "./targets";
 export type Load = { requests: number; rps: number; p50: number; p99: number; failures: number; cpu: CpuUs };
 type Options = { rounds: number; duration: number; connections: number; log: (message: string) => void };
 
-// Work a load leaves behind (log lines wrangler relays, garbage) is charged to it, not to the next.
-const SETTLE_MS = 300;
+// Work a load leaves behind (log lines wrangler relays, waitUntil writes, garbage) is charged
+// to it, not to the next: with 300 ms, two runs of the same code told the reads apart by up
+// to 6.7 points; with 1 s, by at most 0.9.
+const SETTLE_MS = 1000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const load = async (target: Target, seconds: number, connections: number): Promise<Load> => {

@@ -22,7 +22,7 @@ const { values } = parseArgs({
     count: { type: "string" },
     // Many short rounds: CPU time pooled over them settles where req/s per round does not.
     duration: { type: "string", default: "1" },
-    rounds: { type: "string", default: "40" },
+    rounds: { type: "string", default: "30" },
     connections: { type: "string", default: "8" },
     "log-level": { type: "string", default: "log" },
   },
