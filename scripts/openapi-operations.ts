@@ -1,5 +1,6 @@
 // Each operation's object in the OpenAPI document: its parameters, its responses with
-// their headers and examples, and an Error body for each error status it answers.
+// their headers and examples, and a reference for each error status it answers to the
+// one shared response of that status (components.responses), built here too.
 import type { OpenAPIV3_1 } from "openapi-types";
 import { ERROR_STATUS } from "../src/error-codes";
 import {
