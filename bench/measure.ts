@@ -4,9 +4,9 @@
 // far steadier on a shared machine than requests per second, which stay as a second figure.
 import autocannon from "autocannon";
 import { type CpuUs, cpuOf, difference, PARTS } from "./cpu";
-import { median, type Target } from "./targets";
+import { median, quantile, type Target } from "./targets";
 
-export type Load = { requests: number; rps: number; p50: number; p99: number; failures: number; cpu: CpuUs };
+export type Load = { requests: number; rps: number; failures: number; cpu: CpuUs };
 type Options = { rounds: number; duration: number; connections: number; log: (message: string) => void };
 
 // Work a load leaves behind (log lines wrangler relays, waitUntil writes, garbage) is charged
@@ -21,12 +21,10 @@ const load = async (target: Target, seconds: number, connections: number): Promi
   const result = await autocannon({ url, method, headers, body, connections, duration: seconds });
   await sleep(SETTLE_MS);
   const cpu = difference(cpuOf(server), before);
-  const { requests, latency, errors, non2xx } = result;
+  const { requests, errors, non2xx } = result;
   return {
     requests: result["2xx"],
     rps: requests.average,
-    p50: latency.p50,
-    p99: latency.p99,
     failures: errors + non2xx,
     cpu,
   };
@@ -54,11 +52,6 @@ export const cpuPerRequest = (loads: Load[]) => {
     PARTS.map((part) => [part, sum(loads.map((load) => load.cpu[part])) / requests]),
   ) as CpuUs;
   return { ...byPart, total: sum(PARTS.map((part) => byPart[part])) };
-};
-
-const quantile = (numbers: number[], q: number) => {
-  const sorted = numbers.toSorted((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 };
 
 /** The target's CPU per request over the reference's, as a share: pooled, and the middle half of the rounds' own. */

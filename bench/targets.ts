@@ -18,7 +18,10 @@ export const median = (numbers: number[]) => {
   const middle = sorted.length >> 1;
   return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 };
-export const p99 = (numbers: number[]) => numbers.toSorted((a, b) => a - b)[Math.ceil(numbers.length * 0.99) - 1] ?? 0;
+/** The nearest-rank quantile `q` (0 to 1). */
+export const quantile = (numbers: number[], q: number) =>
+  numbers.toSorted((a, b) => a - b)[Math.max(0, Math.ceil(numbers.length * q) - 1)] ?? 0;
+export const p99 = (numbers: number[]) => quantile(numbers, 0.99);
 export const verdict = (met: boolean) => (met ? "met" : "NOT met");
 
 export type Target = {
