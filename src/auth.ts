@@ -164,7 +164,7 @@ const scopeOf = (method: string): Scope => (method === "GET" || method === "HEAD
 export const requireScope = createMiddleware<AppEnv>(async (c, next) => {
   const scope = scopeOf(c.req.method);
   const routed = matchedRoutes(c).some((route) => route.method !== "ALL");
-  if (routed && !hasScope(c.var.apiKey, scope)) {
+  if (routed && !hasScope(c.get("apiKey"), scope)) {
     throw new ApiError("forbidden", `This API key does not have the '${scope}' scope, which this operation needs.`);
   }
   await next();

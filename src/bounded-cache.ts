@@ -90,7 +90,9 @@ export class BoundedCache<K, V> {
   /** The value for `key` if it expired at most `maxStaleMs` ago (or is fresh); it becomes the most recently used entry. */
   getStale(key: K, maxStaleMs: number): V | undefined {
     const entry = this.#entries.get(key);
-    if (!entry || entry.expiresAt + maxStaleMs <= this.#now()) return undefined;
+    if (!entry) return undefined;
+    // The clock is read only for an entry that can expire: most never do (pets, pages).
+    if (entry.expiresAt !== Infinity && entry.expiresAt + maxStaleMs <= this.#now()) return undefined;
     this.#entries.delete(key);
     this.#entries.set(key, entry);
     return entry.value;

@@ -44,9 +44,10 @@ const fromBase64Url = (text: string) =>
 const payloadOf = ({ afterId, status }: CursorPosition) => `1.${afterId}.${status ?? ""}`;
 
 // A deployment without a usable secret fails here, on the first listing that needs it,
-// with a log line that names the problem (never the value).
+// with a log line that names the problem (never the value). UTF-8 takes at least a byte
+// per UTF-16 code unit, so only a short string is encoded to count its bytes.
 const usable = (name: keyof CursorSecrets, secret: string | undefined) => {
-  if (!secret || encoder.encode(secret).length < MIN_SECRET_BYTES) {
+  if (!secret || (secret.length < MIN_SECRET_BYTES && encoder.encode(secret).length < MIN_SECRET_BYTES)) {
     throw new Error(
       `${name} is missing or shorter than ${MIN_SECRET_BYTES} bytes: set it (docs/operations.md, "The first deploy of an environment").`,
     );

@@ -5,6 +5,7 @@ import { createDatabase, type Database } from "./db/client";
 import { deprecatedCalls } from "./db/schema";
 import type { AppEnv } from "./env";
 import { messagesOf, withDeadline } from "./faults";
+import { DAY_MS, utcDay } from "./instant";
 
 // Who still calls a deprecated operation: counted in the isolate, written after the response, at most once per
 // FLUSH_INTERVAL_MS (sooner only when a batch is full), each flush one bounded batch
@@ -118,10 +119,10 @@ const flush = async (db: Database, delayMs: number) => {
 
 /** Counts one call of `operation` by the request's key; schedules its write after the response. */
 export const countDeprecatedCall = (c: Context<AppEnv>, operation: string, now: number) => {
-  const { hash, label } = c.var.apiKey;
+  const { hash, label } = c.get("apiKey");
   // A record written by hand may lack a label: its row must not fail the batch.
   const keyLabel = typeof label === "string" ? label : "(no label)";
-  add(`${hash} ${operation} ${new Date(now).toISOString().slice(0, 10)}`, { keyLabel, calls: 1, lastCallAt: now });
+  add(`${hash} ${operation} ${utcDay(now)}`, { keyLabel, calls: 1, lastCallAt: now });
   const underWay = flushScheduledAt !== undefined && now - flushScheduledAt < FLUSH_INTERVAL_MS + FLUSH_DEADLINE_MS;
   if (underWay) return;
   flushScheduledAt = now;
@@ -131,6 +132,6 @@ export const countDeprecatedCall = (c: Context<AppEnv>, operation: string, now: 
 };
 
 export const deleteOldDeprecatedCalls = (db: Database, now: number) => {
-  const oldestKept = new Date(now - DEPRECATED_USAGE_RETENTION_DAYS * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+  const oldestKept = new Date(now - DEPRECATED_USAGE_RETENTION_DAYS * DAY_MS).toISOString().slice(0, 10);
   return db.delete(deprecatedCalls).where(lt(deprecatedCalls.day, oldestKept));
 };

@@ -2,6 +2,7 @@ import type { ApiKeyRecord } from "./api-keys";
 import type { RequestDatabase } from "./db/client";
 import type { ErrorCode } from "./error-codes";
 
+/** Variables are read with `c.get(name)`: `c.var` builds an object of them all on every read. */
 export type AppEnv = {
   Bindings: CloudflareBindings;
   Variables: {

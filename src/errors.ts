@@ -92,7 +92,7 @@ const toApiError = (error: Error, c: Context<AppEnv>): ApiError => {
   console.error(
     JSON.stringify({
       level: "error",
-      requestId: c.var.requestId,
+      requestId: c.get("requestId"),
       message: "unhandled error",
       method: c.req.method,
       route: routePath(c, -1),

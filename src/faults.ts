@@ -94,11 +94,11 @@ export const logDependencyFault = (c: Context<AppEnv>, dependency: Dependency, e
   console.warn(
     JSON.stringify({
       level: "warn",
-      requestId: c.var.requestId,
+      requestId: c.get("requestId"),
       message: "dependency fault",
       dependency,
       cause: messagesOf(error).at(-1) ?? String(error),
-      d1Retries: c.var.db?.retries,
+      d1Retries: c.get("db")?.retries,
       outcome,
     }),
   );

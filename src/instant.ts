@@ -1,4 +1,14 @@
-// Instants as ISO 8601 writes them, read strictly: brownout schedules and key expiries.
+// Instants as ISO 8601 writes them, read strictly: brownout schedules and key expiries;
+// and UTC days, under which key use and deprecated calls are recorded.
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+let lastDay = { day: Number.NaN, text: "" };
+/** The UTC day of `now` (Unix milliseconds) as YYYY-MM-DD: formatted once a day, not on every request. */
+export const utcDay = (now: number): string => {
+  const day = Math.floor(now / DAY_MS);
+  if (day !== lastDay.day) lastDay = { day, text: new Date(day * DAY_MS).toISOString().slice(0, 10) };
+  return lastDay.text;
+};
 
 // An instant with a date, a time and a zone, so that no window depends on where it is read.
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))$/;

@@ -5,6 +5,7 @@ import { createDatabase } from "./db/client";
 import { apiKeyLastUsed } from "./db/schema";
 import type { AppEnv } from "./env";
 import { logDependencyFault, withDeadline } from "./faults";
+import { DAY_MS, utcDay } from "./instant";
 
 // Which keys are still used, for `npm run key:list`: each key's last day of use, written
 // in the background (waitUntil) at most once per key, isolate and UTC day, so that no answer waits
@@ -13,7 +14,6 @@ import { logDependencyFault, withDeadline } from "./faults";
 const WRITE_DEADLINE_MS = 5_000;
 /** After a failed write, this isolate records no use for this long: a D1 outage must not cost a write per request. */
 const PAUSE_AFTER_FAILURE_MS = 60_000;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The UTC day (days since the epoch) whose use of each key this isolate has written, or is writing. */
 const recordedDay = new BoundedCache<string, number>({ share: "lastUsedDays" });
@@ -24,10 +24,9 @@ export const recordKeyUse = (c: Context<AppEnv>, hash: string, now: number) => {
   const day = Math.floor(now / DAY_MS);
   if (recordedDay.get(hash) === day || now < pausedUntil) return;
   recordedDay.set(hash, day);
-  const dayText = new Date(day * DAY_MS).toISOString().slice(0, 10);
   const write = createDatabase(c.env.DB)
     .insert(apiKeyLastUsed)
-    .values({ apiKeyHash: hash, day: dayText })
+    .values({ apiKeyHash: hash, day: utcDay(now) })
     .onConflictDoUpdate({
       target: apiKeyLastUsed.apiKeyHash,
       set: { day: sql`max(${apiKeyLastUsed.day}, excluded.day)` },

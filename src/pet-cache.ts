@@ -16,8 +16,12 @@ export const IMMUTABLE_PETS_CACHE = true;
 /** A page of the listing, and the id the page after it starts after, when there is one. */
 type Page = { pets: Pet[]; nextAfterId?: number };
 type PagePosition = { afterId: number; limit: number; status: PetStatus | undefined };
-/** A full page as cached: its pets' ids (the pets themselves are in `pets`, once). */
-type CachedPage = { ids: number[] };
+/**
+ * A full page as cached: its pets themselves, so that a page from memory costs one lookup,
+ * not one per pet. They are in `pets` too, for getPet; each share counts them, so the
+ * budget holds whichever keeps them longer.
+ */
+type CachedPage = { pets: Pet[] };
 
 const pets = new BoundedCache<number, Pet>({ share: "pets" });
 const fullPages = new BoundedCache<string, CachedPage>({ share: "pages" });
@@ -38,17 +42,10 @@ export const readPet = async (db: RequestDatabase, id: number): Promise<Cached<{
   return { pet, fromCache: false };
 };
 
-/** A full page read before, if all its pets are still in this isolate. */
+/** A full page read before. */
 const cachedPage = (key: string): Page | undefined => {
   const page = fullPages.get(key);
-  if (!page) return undefined;
-  const found: Pet[] = [];
-  for (const id of page.ids) {
-    const pet = pets.get(id);
-    if (!pet) return undefined;
-    found.push(pet);
-  }
-  return { pets: found, nextAfterId: found.at(-1)?.id };
+  return page && { pets: page.pets, nextAfterId: page.pets.at(-1)?.id };
 };
 
 /** A page from this isolate when it is a full page read before, else from D1. */
@@ -63,6 +60,6 @@ export const readPage = async (db: RequestDatabase, position: PagePosition): Pro
   const last = page.pets.at(-1);
   if (rows.length <= limit || !last) return { ...page, fromCache: false };
   page.pets.forEach(cachePet);
-  if (IMMUTABLE_PETS_CACHE) fullPages.set(key, { ids: page.pets.map((pet) => pet.id) });
+  if (IMMUTABLE_PETS_CACHE) fullPages.set(key, { pets: page.pets });
   return { ...page, nextAfterId: last.id, fromCache: false };
 };

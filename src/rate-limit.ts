@@ -82,7 +82,7 @@ export const rateLimitPolicy = (quota: string) => `"per-key";q=${quota};w=${RATE
 export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const quota = c.env.RATE_LIMIT_QUOTA;
   if (QUOTA_SHAPE.test(quota ?? "")) c.header(RATE_LIMIT_POLICY_HEADER, rateLimitPolicy(quota));
-  if (!(await isWithinLimit(c, "RATE_LIMITER", c.var.apiKey.hash))) {
+  if (!(await isWithinLimit(c, "RATE_LIMITER", c.get("apiKey").hash))) {
     throw new ApiError("rate_limited", `Too many requests for this API key; retry in ${RATE_LIMIT_PERIOD_S} seconds.`, {
       "Retry-After": String(RATE_LIMIT_PERIOD_S),
     });

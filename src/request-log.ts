@@ -24,7 +24,8 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   c.res.headers.set("X-Content-Type-Options", "nosniff");
   if (c.env.ACCESS_LOG !== "json") return;
   // Absent when the request never opened a D1 session (a cache hit, or refused before).
-  const d1 = c.var.db?.usage.roundTrips ? c.var.db.usage : undefined;
+  const db = c.get("db");
+  const d1 = db?.usage.roundTrips ? db.usage : undefined;
   console.log(
     JSON.stringify({
       level: "info",
@@ -34,16 +35,16 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
       path: c.req.path,
       status: c.res.status,
       durationMs: Date.now() - started,
-      key: c.var.apiKey?.label,
-      errorCode: c.var.errorCode,
-      isolateCache: c.var.isolateCache,
+      key: c.get("apiKey")?.label,
+      errorCode: c.get("errorCode"),
+      isolateCache: c.get("isolateCache"),
       d1RoundTrips: d1?.roundTrips,
       d1RowsRead: d1?.rowsRead,
       d1RowsWritten: d1?.rowsWritten,
       d1DurationMs: d1?.durationMs,
       d1ServedByPrimary: d1?.servedByPrimary,
       // D1 queries repeated after a transient fault (src/faults.ts); absent before authentication.
-      d1Retries: c.var.db?.retries,
+      d1Retries: db?.retries,
     }),
   );
 });

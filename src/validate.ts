@@ -1,6 +1,7 @@
 import { zValidator } from "@hono/zod-validator";
 import type { MiddlewareHandler, ValidationTargets } from "hono";
-import type { $ZodIssue, $ZodType, input, output } from "zod/v4/core";
+import { createMiddleware } from "hono/factory";
+import { type $ZodIssue, type $ZodObject, type $ZodType, type input, type output, safeParse } from "zod/v4/core";
 import type { AppEnv } from "./env";
 import { ApiError, excerpt } from "./errors";
 
@@ -35,36 +36,51 @@ const describe = (target: Target, issue: $ZodIssue, input: unknown): string[] =>
   return [`${label} '${field}' ${issue.message}.`];
 };
 
-/**
- * zValidator with the one hook every route shares: a failure becomes an ApiError,
- * so it leaves through the same error handler as everything else, naming the
- * offending fields.
- */
+/** A failed validation as an ApiError, so that it leaves through the one error handler, naming the offending fields. */
+const invalid = (target: Target, issues: readonly $ZodIssue[], input: unknown) => {
+  const problems = [...new Set(issues.flatMap((issue) => describe(target, issue, input)))];
+  return new ApiError("invalid_request", summarize(problems));
+};
+
+/** zValidator with the one hook every route shares: a failure becomes an ApiError (`invalid`). */
 export const validate = <Schema extends $ZodType, T extends Target & keyof ValidationTargets>(
   target: T,
   schema: Schema,
 ) =>
   zValidator(target, schema, (result) => {
-    if (!result.success) {
-      const issues = result.error.issues as $ZodIssue[];
-      const problems = [...new Set(issues.flatMap((issue) => describe(target, issue, result.data)))];
-      throw new ApiError("invalid_request", summarize(problems));
-    }
+    if (!result.success) throw invalid(target, result.error.issues as $ZodIssue[], result.data);
   });
+
+/**
+ * Headers: the schema's own, each read by name. zValidator hands a header schema every
+ * header of the request, gathered and renamed on each request: a cost on every call
+ * that reads one or two.
+ */
+const validateHeaders = (schema: $ZodObject) => {
+  const names = Object.keys(schema._zod.def.shape);
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const headers: Record<string, string> = {};
+    for (const name of names) {
+      const value = c.req.header(name);
+      if (value !== undefined) headers[name] = value;
+    }
+    const result = safeParse(schema, headers);
+    if (!result.success) throw invalid("header", result.error.issues, headers);
+    c.req.addValidatedData("header", result.data as Record<string, unknown>);
+    await next();
+  });
+};
 
 /**
  * The same, for a target whose every field is optional (headers; the query of an
  * operation that takes none): typed so that a client (hc<AppType>) may leave it out
  * instead of having to pass `{}`.
  */
-export const validateOptional = <
-  Schema extends $ZodType<Record<string, unknown>>,
-  T extends ("query" | "header") & keyof ValidationTargets,
->(
+export const validateOptional = <Schema extends $ZodObject, T extends ("query" | "header") & keyof ValidationTargets>(
   target: T,
   schema: Schema,
 ) =>
-  validate(target, schema) as unknown as MiddlewareHandler<
+  (target === "header" ? validateHeaders(schema) : validate(target, schema)) as unknown as MiddlewareHandler<
     AppEnv,
     string,
     { in: { [K in T]?: input<Schema> }; out: { [K in T]: output<Schema> } }

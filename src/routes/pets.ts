@@ -38,7 +38,7 @@ export const petRoutes = new Hono<AppEnv>()
   .get("/", validate("query", listPetsQuerySchema), async (c) => {
     const { limit, status, cursor } = c.req.valid("query");
     const afterId = cursor === undefined ? 0 : await readCursor(c.env, cursor, status);
-    const page = await readPage(c.var.db, { afterId, limit, status });
+    const page = await readPage(c.get("db"), { afterId, limit, status });
     c.set("isolateCache", page.fromCache ? "hit" : "miss");
     if (page.nextAfterId !== undefined) {
       const cursor = await writeCursor(c.env, { afterId: page.nextAfterId, status });
@@ -56,12 +56,13 @@ export const petRoutes = new Hono<AppEnv>()
       const newPet = c.req.valid("json");
       const idempotencyKey = c.req.valid("header")["idempotency-key"];
       if (idempotencyKey === undefined) {
-        const pet = await c.var.db.once((db) => insertPet(db, newPet));
+        const pet = await c.get("db").once((db) => insertPet(db, newPet));
         cachePet(pet);
         return c.json(pet, 201, { Location: `/v1/pets/${pet.id}` });
       }
-      const { pet, replayed, sameRequest } = await insertPetOnce(c.var.db, newPet, {
-        apiKeyHash: callerId(c.var.apiKey, c.var.apiKey.hash),
+      const apiKey = c.get("apiKey");
+      const { pet, replayed, sameRequest } = await insertPetOnce(c.get("db"), newPet, {
+        apiKeyHash: callerId(apiKey, apiKey.hash),
         idempotencyKey,
         now: Date.now(),
       });
@@ -85,7 +86,7 @@ export const petRoutes = new Hono<AppEnv>()
     validate("param", petParamsSchema),
     async (c) => {
       const { petId } = c.req.valid("param");
-      const { pet, fromCache } = await readPet(c.var.db, petId);
+      const { pet, fromCache } = await readPet(c.get("db"), petId);
       c.set("isolateCache", fromCache ? "hit" : "miss");
       if (!pet) throw new ApiError("not_found", `No pet has the id ${petId}.`);
       return c.json(pet, 200);
