@@ -36,26 +36,41 @@ const partOf = (pid: number): Part => {
 
 const parts = new Map<number, Part>();
 
+/** A reading of cpuOf: the CPU time by part, and which processes were read. */
+export type CpuReading = CpuUs & { processes: string };
+
 /** The CPU time so far of the process `root` (a dev server's group leader) and all its descendants, by part. */
-export const cpuOf = (root: number): CpuUs => {
+export const cpuOf = (root: number): CpuReading => {
   const all = readdirSync("/proc")
     .filter((name) => /^\d+$/.test(name))
     .map((name) => readProcess(Number(name)))
     .filter((process) => process !== undefined);
   const children = Map.groupBy(all, ({ ppid }) => ppid);
   const total: CpuUs = { worker: 0, proxy: 0, wrangler: 0 };
+  const read: number[] = [];
   const pending = all.filter(({ pid }) => pid === root);
   for (let process = pending.pop(); process; process = pending.pop()) {
     const part = parts.get(process.pid) ?? partOf(process.pid);
     parts.set(process.pid, part);
     total[part] += process.ticks * TICK_US;
+    read.push(process.pid);
     pending.push(...(children.get(process.pid) ?? []));
   }
-  return total;
+  return { ...total, processes: read.toSorted((a, b) => a - b).join(" ") };
 };
 
-export const difference = (after: CpuUs, before: CpuUs): CpuUs => ({
-  worker: after.worker - before.worker,
-  proxy: after.proxy - before.proxy,
-  wrangler: after.wrangler - before.wrangler,
-});
+/**
+ * The CPU time spent between two readings. A process that started or exited meanwhile
+ * (wrangler dev restarts its workerd when a source file changes) takes its time with it:
+ * the load is refused rather than counted wrong.
+ */
+export const difference = (after: CpuReading, before: CpuReading): CpuUs => {
+  if (after.processes !== before.processes) {
+    throw new Error("a process of the server started or exited during a load (did a source file change?)");
+  }
+  return {
+    worker: after.worker - before.worker,
+    proxy: after.proxy - before.proxy,
+    wrangler: after.wrangler - before.wrangler,
+  };
+};

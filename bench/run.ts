@@ -1,19 +1,16 @@
 // `npm run bench [-- --count N --duration S --rounds R --connections C --log-level L]`:
 // what it measures and how to read it is in bench/README.md.
-import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { startDevServer } from "../scripts/dev-server";
-import { createKey } from "../scripts/keys";
-import { seedPets } from "../scripts/seed";
-import { openStores } from "../scripts/stores";
 import { LIST_LIMIT } from "../src/schemas";
 import { cpuPerRequest, measure, overhead } from "./measure";
 import { measureScale } from "./scale";
+import { apiTargets, prepareApi } from "./setup";
 import { measureStartup, STARTUP_RUNS } from "./startup";
-import { check, GOALS, median, page, status, type Target, verdict } from "./targets";
+import { check, GOALS, median, status, type Target, verdict } from "./targets";
 
 const RUN_DIR = path.resolve(".wrangler/bench/run");
 
@@ -51,16 +48,7 @@ const main = async () => {
   log(`wrangler check startup (${STARTUP_RUNS} runs)`);
   const figures = measureStartup(RUN_DIR);
 
-  // Scratch state and secret: the developer's .wrangler/state and .dev.vars are left alone.
-  const persistTo = path.join(RUN_DIR, "api");
-  const secret = randomBytes(32).toString("base64url");
-  const envFile = path.join(RUN_DIR, "bench.env");
-  writeFileSync(envFile, `CURSOR_SECRET=${secret}\nCURSOR_SECRET_PREVIOUS=\n`, { mode: 0o600 });
-  log(`seeding ${count} pets`);
-  log(`seeded in ${seedPets({ count, persistTo }).toFixed(1)} s`);
-  const local = { remote: false, persistTo };
-  const stores = await openStores(local);
-  const auth = { Authorization: `Bearer ${await createKey("bench", local, stores).finally(stores.close)}` };
+  const { persistTo, secret, envFile, auth } = await prepareApi(RUN_DIR, count, log);
 
   log("starting the API and the reference Worker with wrangler dev");
   const devArgs = ["--env-file", envFile, "--log-level", values["log-level"]];
@@ -81,38 +69,8 @@ const main = async () => {
     }),
   ]);
   try {
-    const pets = `${api.origin}/v1/pets`;
-    const server = api.pid;
-    const partial: Target = {
-      name: "GET /v1/pets?status=pending (partial page)",
-      url: `${pets}?status=pending`,
-      headers: auth,
-      ok: page(false),
-      goal: "d1",
-      server,
-    };
-    const targets: Target[] = [
-      { name: "GET /v1/pets (full first page)", url: pets, headers: auth, ok: page(true), goal: "memory", server },
-      partial,
-      {
-        name: "GET /v1/pets/{id}",
-        url: `${pets}/${Math.ceil(count / 2)}`,
-        headers: auth,
-        ok: status(200),
-        goal: "memory",
-        server,
-      },
-      {
-        name: "POST /v1/pets",
-        url: pets,
-        method: "POST",
-        headers: { ...auth, "Content-Type": "application/json" },
-        body: JSON.stringify({ name: "Bench pet", categoryId: 1 }),
-        ok: status(201),
-        goal: "d1",
-        server,
-      },
-    ];
+    const { firstPage, partialPage, getPet, create } = apiTargets(api.origin, auth, count, api.pid);
+    const targets: Target[] = [firstPage, partialPage, getPet, create];
     const references: Record<"limit" | "limitAndQuery", Target> = {
       limit: {
         name: "reference: bare + one rate-limit call",
@@ -148,7 +106,7 @@ const main = async () => {
       const judged = `<= ${percent(goal.maxCpuOverhead)} CPU and >= ${goal.minRps}x req/s of ${references[goal.reference].name.replace("reference: ", "")}: ${verdict(met)}`;
       return `| ${target.name} | ${split} | ${cpu.total.toFixed(0)} | ${share} | ${rps} | ${against.rps.toFixed(2)} | ${judged} |`;
     });
-    if (values.count !== undefined) figures.push(await measureScale(partial, secret, count, log));
+    if (values.count !== undefined) figures.push(await measureScale(partialPage, secret, count, log));
 
     const report = [
       `\`${command}\`, ${new Date().toISOString().slice(0, 10)}: ${count} pets seeded,` +

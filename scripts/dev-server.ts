@@ -15,6 +15,8 @@ export type DevServer = {
   origin: string;
   /** The leader of the server's process group (the bench reads the CPU time of its processes). */
   pid: number;
+  /** wrangler dev's DevTools inspector (the bench's profiler connects to it). */
+  inspectorPort: string;
   /** The --persist-to directory: the local D1 and KV, and scripts/dev.ts's key file. */
   persistTo: string;
   /** What the server printed (the last 64 KiB). */
@@ -132,7 +134,15 @@ const startOnce = async (
       continue;
     }
     if (probe.isOurs(response)) {
-      return { origin, pid: child.pid ?? 0, persistTo, output, stop, kill: removingScratch(kill) };
+      return {
+        origin,
+        pid: child.pid ?? 0,
+        inspectorPort: String(inspectorPort),
+        persistTo,
+        output,
+        stop,
+        kill: removingScratch(kill),
+      };
     }
     await halt();
     throw new PortTaken(
