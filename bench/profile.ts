@@ -14,7 +14,12 @@ import { check, type Target } from "./targets";
 
 const RUN_DIR = path.resolve(".wrangler/bench/profile");
 const { values } = parseArgs({
-  options: { seconds: { type: "string", default: "5" }, count: { type: "string", default: "1000" } },
+  options: {
+    seconds: { type: "string", default: "5" },
+    count: { type: "string", default: "1000" },
+    // An item (e.g. "hono") to break down by function: its lines become "<item>: <function>".
+    detail: { type: "string" },
+  },
 });
 const [seconds, count] = [Number(values.seconds), Number(values.count)];
 if (!(seconds >= 1 && count > 20)) throw new Error("--seconds must be at least 1 and --count above 20.");
@@ -120,7 +125,8 @@ const main = async () => {
       profile.samples.forEach((id, index) => {
         const node = byId.get(id);
         if (!node || node.callFrame.functionName === "(idle)") return;
-        const item = itemOf(node, bundle);
+        let item = itemOf(node, bundle);
+        if (item === values.detail) item += `: ${node.callFrame.functionName || "(anonymous)"}`;
         perItem.set(item, (perItem.get(item) ?? 0) + (profile.timeDeltas[index] ?? 0) / requests);
       });
       const jsUs = [...perItem.values()].reduce((sum, us) => sum + us, 0);

@@ -1,6 +1,7 @@
 import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 
-export type Database = DrizzleD1Database;
+/** Drizzle over D1, and the client it runs on (./prepared.ts runs prepared queries on it). */
+export type Database = DrizzleD1Database & { $client: D1Database };
 
 // snake_case columns in SQL, camelCase keys in TypeScript, with no column-name strings.
 const options = { casing: "snake_case" } as const;

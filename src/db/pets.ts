@@ -3,26 +3,58 @@ import { messagesOf } from "../faults";
 import type { NewPet, Pet, PetStatus } from "../schemas";
 import { sha256Hex } from "../sha256";
 import type { Database, RequestDatabase } from "./client";
+import { onSession, prepared } from "./prepared";
 import { idempotencyKeys, pets } from "./schema";
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** Keyset pagination: the pets after `afterId`, by ascending id (no OFFSET, so deep pages cost the same). */
-export const listPets = (
-  db: Database,
-  { afterId, limit, status }: { afterId: number; limit: number; status: PetStatus | undefined },
-) =>
+const listingOf = (db: Database, byStatus: boolean) =>
   db
     .select()
     .from(pets)
-    .where(and(gt(pets.id, afterId), status ? eq(pets.status, status) : undefined))
+    .where(
+      and(gt(pets.id, sql.placeholder("afterId")), byStatus ? eq(pets.status, sql.placeholder("status")) : undefined),
+    )
     .orderBy(asc(pets.id))
-    .limit(limit);
+    .limit(sql.placeholder("limit"))
+    .prepare();
+const listing = prepared((db) => listingOf(db, false));
+const listingByStatus = prepared((db) => listingOf(db, true));
+/** The listing's query for a filter (test/query-plan.test.ts reads its plan). */
+export const listingQuery = (status: PetStatus | undefined) => (status ? listingByStatus() : listing());
 
-export const findPet = (db: Database, id: number): Promise<Pet | undefined> =>
-  db.select().from(pets).where(eq(pets.id, id)).get();
+export const listPets = (
+  db: Database,
+  { afterId, limit, status }: { afterId: number; limit: number; status: PetStatus | undefined },
+): Promise<Pet[]> => onSession(db, () => listingQuery(status).all({ afterId, limit, status }));
 
-export const insertPet = (db: Database, pet: NewPet): Promise<Pet> => db.insert(pets).values(pet).returning().get();
+const byId = prepared((db) =>
+  db
+    .select()
+    .from(pets)
+    .where(eq(pets.id, sql.placeholder("id")))
+    .prepare(),
+);
+export const findPet = (db: Database, id: number): Promise<Pet | undefined> => onSession(db, () => byId().get({ id }));
+
+const insertion = prepared((db) =>
+  db
+    .insert(pets)
+    .values({
+      name: sql.placeholder("name"),
+      categoryId: sql.placeholder("categoryId"),
+      status: sql.placeholder("status"),
+    })
+    .returning()
+    .prepare(),
+);
+export const insertPet = (db: Database, pet: NewPet): Promise<Pet> =>
+  onSession(db, async () => {
+    const created = await insertion().get(pet);
+    if (!created) throw new Error("the pet insert returned no row");
+    return created;
+  });
 
 /** `apiKeyHash`: the caller's id (callerId in src/api-keys.ts), under which its keys are recorded. */
 type IdempotentRequest = { apiKeyHash: string; idempotencyKey: string; now: number };
