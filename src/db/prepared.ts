@@ -35,12 +35,14 @@ class LentStatement {
   }
 }
 
-const standIn = createDatabase({ prepare: (sql: string) => new LentStatement(sql) } as unknown as D1Database);
+/** Drizzle over the stand-in client: made on first use, as global scope only defines things. */
+let standIn: Database | undefined;
 
 /** A query prepared on its first use, on the stand-in client. */
 export const prepared = <Query>(prepare: (db: Database) => Query) => {
   let query: Query | undefined;
   return () => {
+    standIn ??= createDatabase({ prepare: (sql: string) => new LentStatement(sql) } as unknown as D1Database);
     query ??= prepare(standIn);
     return query;
   };
