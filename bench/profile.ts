@@ -25,7 +25,7 @@ const [seconds, count] = [Number(values.seconds), Number(values.count)];
 if (!(seconds >= 1 && count > 20)) throw new Error("--seconds must be at least 1 and --count above 20.");
 const log = (message: string) => console.log(`[bench:profile] ${message}`);
 
-type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] };
+type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number } };
 type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
 
 /** One DevTools protocol session over wrangler dev's inspector (the Worker's own allows one client: wrangler). */
@@ -39,32 +39,35 @@ const inspect = async (inspectorPort: string) => {
     socket.addEventListener("error", reject);
   });
   let lastId = 0;
-  const pending = new Map<number, (result: unknown) => void>();
+  const pending = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
   const events: { method: string; params: Record<string, unknown> }[] = [];
   socket.addEventListener("message", ({ data }) => {
     const message = JSON.parse(String(data));
-    if (message.id !== undefined) pending.get(message.id)?.(message.result);
-    else events.push(message);
+    if (message.id === undefined) events.push(message);
+    else if (message.error) pending.get(message.id)?.reject(new Error(`inspector: ${message.error.message}`));
+    else pending.get(message.id)?.resolve(message.result);
   });
   const send = <T>(method: string, params = {}) =>
-    new Promise<T>((resolve) => {
-      pending.set(++lastId, resolve as (result: unknown) => void);
+    new Promise<T>((resolve, reject) => {
+      pending.set(++lastId, { resolve: resolve as (result: unknown) => void, reject });
       socket.send(JSON.stringify({ id: lastId, method, params }));
     });
   return { send, events, close: () => socket.close() };
 };
 
+const WRANGLER_MIDDLEWARE = "wrangler dev's middleware (local only)";
+
 /** The bundle's module boundaries: esbuild writes `// <path>` above each module it inlines. */
 const modulesOf = (bundle: string) =>
   bundle.split("\n").flatMap((line, index) => {
-    const path = /^\/\/ ((?:node_modules|src|\.wrangler|bench)\/\S+)$/.exec(line)?.[1];
-    if (!path) return [];
-    const name = path.startsWith("src/")
-      ? path
-      : path.startsWith("node_modules/")
-        ? (/^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? path)
-        : "wrangler dev's middleware (local only)";
-    return [{ line: index, name: name === "wrangler" ? "wrangler dev's middleware (local only)" : name }];
+    const source = /^\/\/ ((?:node_modules|src|\.wrangler)\/\S+)$/.exec(line)?.[1];
+    if (!source) return [];
+    const name = source.startsWith("src/")
+      ? source
+      : source.startsWith("node_modules/")
+        ? (/^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)?.[1] ?? source)
+        : WRANGLER_MIDDLEWARE;
+    return [{ line: index, name: name === "wrangler" ? WRANGLER_MIDDLEWARE : name }];
   });
 
 type Bundle = { url: string; modules: { line: number; name: string }[] };
