@@ -7,7 +7,14 @@ import { type CpuUs, cpuOf, difference, PARTS } from "./cpu";
 import { median, quantile, type Target } from "./targets";
 
 export type Load = { requests: number; rps: number; failures: number; cpu: CpuUs };
-type Options = { rounds: number; duration: number; connections: number; log: (message: string) => void };
+type Options = {
+  rounds: number;
+  /** Rounds run first and not counted: an isolate's cost per request keeps falling for minutes (JIT tiers). */
+  warmUpRounds: number;
+  duration: number;
+  connections: number;
+  log: (message: string) => void;
+};
 
 // Work a load leaves behind (log lines wrangler relays, waitUntil writes, garbage) is charged
 // to it, not to the next: with 300 ms, two runs of the same code told the reads apart by up
@@ -30,14 +37,15 @@ const load = async (target: Target, seconds: number, connections: number): Promi
   };
 };
 
-export const measure = async (targets: Target[], { rounds, duration, connections, log }: Options) => {
-  log("warming up every target (1 s each)");
-  for (const target of targets) await load(target, 1, connections);
+export const measure = async (targets: Target[], { rounds, warmUpRounds, duration, connections, log }: Options) => {
   const loads = new Map<Target, Load[]>(targets.map((target) => [target, []]));
-  for (let round = 0; round < rounds; round++) {
-    if (round % 5 === 0) log(`round ${round + 1}/${rounds}`);
-    for (const target of [...targets.slice(round % targets.length), ...targets.slice(0, round % targets.length)]) {
-      loads.get(target)?.push(await load(target, duration, connections));
+  for (let round = -warmUpRounds; round < rounds; round++) {
+    if (round === -warmUpRounds) log(`${warmUpRounds} rounds of warm-up, not counted`);
+    if (round >= 0 && round % 5 === 0) log(`round ${round + 1}/${rounds}`);
+    const first = (round + warmUpRounds) % targets.length;
+    for (const target of [...targets.slice(first), ...targets.slice(0, first)]) {
+      const measured = await load(target, round < 0 ? 1 : duration, connections);
+      if (round >= 0) loads.get(target)?.push(measured);
     }
   }
   return (target: Target) => loads.get(target) ?? [];
