@@ -9,7 +9,7 @@ import { median, quantile, type Target } from "./targets";
 export type Load = { requests: number; rps: number; failures: number; cpu: CpuUs };
 type Options = {
   rounds: number;
-  /** Rounds run first and not counted: an isolate's cost per request keeps falling for minutes (JIT tiers). */
+  /** Rounds run first and not counted: an isolate's cost per request keeps falling for minutes (bench/README.md). */
   warmUpRounds: number;
   duration: number;
   connections: number;
