@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { startDevServer } from "../scripts/dev-server";
 import { cpuOf, difference } from "./cpu";
-import { apiTargets, prepareApi } from "./setup";
+import { apiTargets, MIN_PETS, prepareApi, wholeNumber } from "./setup";
 import { check, type Target } from "./targets";
 
 const RUN_DIR = path.resolve(".wrangler/bench/profile");
@@ -21,8 +21,7 @@ const { values } = parseArgs({
     detail: { type: "string" },
   },
 });
-const [seconds, count] = [Number(values.seconds), Number(values.count)];
-if (!(seconds >= 1 && count > 20)) throw new Error("--seconds must be at least 1 and --count above 20.");
+const [seconds, count] = [wholeNumber(values.seconds, "seconds", 1), wholeNumber(values.count, "count", MIN_PETS)];
 const log = (message: string) => console.log(`[bench:profile] ${message}`);
 
 type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number } };

@@ -5,11 +5,10 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { startDevServer } from "../scripts/dev-server";
-import { LIST_LIMIT } from "../src/schemas";
 import { PARTS } from "./cpu";
 import { cpuPerRequest, measure, overhead } from "./measure";
 import { measureScale } from "./scale";
-import { apiTargets, prepareApi } from "./setup";
+import { apiTargets, MIN_PETS, prepareApi, wholeNumber } from "./setup";
 import { measureStartup, STARTUP_RUNS } from "./startup";
 import { check, GOALS, median, status, type Target, verdict } from "./targets";
 
@@ -27,20 +26,13 @@ const { values } = parseArgs({
     "log-level": { type: "string", default: "log" },
   },
 });
-const positive = (name: "count" | "duration" | "rounds" | "connections", fallback = "") => {
-  const value = Number(values[name] ?? fallback);
-  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer.`);
-  return value;
-};
-const [count, duration, rounds, connections] = [
-  positive("count", "1000"),
-  positive("duration"),
-  positive("rounds"),
-  positive("connections"),
+const [count, duration, rounds, warmUpRounds, connections] = [
+  wholeNumber(values.count ?? "1000", "count", MIN_PETS),
+  wholeNumber(values.duration, "duration", 1),
+  wholeNumber(values.rounds, "rounds", 1),
+  wholeNumber(values["warm-up"], "warm-up", 0),
+  wholeNumber(values.connections, "connections", 1),
 ];
-if (count <= LIST_LIMIT.default) throw new Error(`--count must exceed ${LIST_LIMIT.default}, for a full first page.`);
-const warmUpRounds = Number(values["warm-up"]);
-if (!Number.isSafeInteger(warmUpRounds) || warmUpRounds < 0) throw new Error("--warm-up must be 0 or more rounds.");
 const args = process.argv.slice(2);
 const command = args.length ? `npm run bench -- ${args.join(" ")}` : "npm run bench";
 

@@ -7,7 +7,19 @@ import path from "node:path";
 import { createKey } from "../scripts/keys";
 import { seedPets } from "../scripts/seed";
 import { openStores } from "../scripts/stores";
+import { LIST_LIMIT } from "../src/schemas";
 import { page, status, type Target } from "./targets";
+
+/** A whole-number option (`--name`) of at least `min`, or the run stops before it starts anything. */
+export const wholeNumber = (text: string | undefined, name: string, min: number) => {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new Error(`--${name} must be a whole number of at least ${min}.`);
+  return value;
+};
+
+/** At least a full first page and one pet more, so that the first page has a next one. */
+export const MIN_PETS = LIST_LIMIT.default + 1;
 
 export const prepareApi = async (runDir: string, count: number, log: (message: string) => void) => {
   const persistTo = path.join(runDir, "api");
