@@ -1,0 +1,28 @@
+// An answer of the API as the bench records it (./answers.ts, ./code-worker.ts) and writes
+// it back (./reference.ts, ./code-worker.ts): status, headers and body. Content-Length is
+// the runtime's to write, and X-Request-Id is new on each answer; everything else is
+// written back as the API sent it.
+export type RecordedAnswer = { status: number; headers: [string, string][]; body: string };
+
+/** Stands for the origin of the server that answers, in recorded header values (Link, Location). */
+const ORIGIN = "{origin}";
+const NOT_RECORDED = new Set(["content-length", "x-request-id"]);
+
+/** The answer, with `origin` (the API's) written ORIGIN. */
+export const recordAnswer = async (response: Response, origin: string): Promise<RecordedAnswer> => ({
+  status: response.status,
+  headers: [...response.headers]
+    .filter(([header]) => !NOT_RECORDED.has(header))
+    .map(([header, value]) => [header, value.replaceAll(origin, ORIGIN)]),
+  body: await response.text(),
+});
+
+/** The recorded answer as the server at `origin` gives it. */
+export const answerFrom = (answer: RecordedAnswer, origin: string): RecordedAnswer => ({
+  ...answer,
+  headers: answer.headers.map(([header, value]) => [header, value.replaceAll(ORIGIN, origin)]),
+});
+
+/** A new Response of the answer, with a request id of its own, as each API answer has. */
+export const writeBack = ({ status, headers, body }: RecordedAnswer) =>
+  new Response(body, { status, headers: [...headers, ["X-Request-Id", crypto.randomUUID()]] });
