@@ -41,11 +41,11 @@ const main = async () => {
   try {
     const targets: Target[] = Object.values(apiTargets("", auth, PETS, server.pid));
     // µs per request of one loop of `count`, timed from here: the loop is the whole request.
-    const run = async (run: Omit<CodeRun, "count">) => {
+    const run = async (loop: Omit<CodeRun, "count">) => {
       const started = performance.now();
-      const response = await fetch(server.origin, { method: "POST", body: JSON.stringify({ ...run, count }) });
+      const response = await fetch(server.origin, { method: "POST", body: JSON.stringify({ ...loop, count }) });
       const elapsed = performance.now() - started;
-      if (response.status !== 204) throw new Error(`${run.request.path}: ${await response.text()}`);
+      if (response.status !== 204) throw new Error(`${loop.request.path}: ${await response.text()}`);
       return (elapsed * 1000) / count;
     };
     const differences = new Map(targets.map((target) => [target, [] as number[]]));

@@ -36,8 +36,8 @@ export const reportRows = ({ measured, loadsOf, references, floors }: Measured) 
     const calls = overhead(loads, loadsOf(references[goal.reference]));
     const answer = overhead(loads, loadsOf(floor));
     const met = calls.pooled <= goal.maxCpuOverhead && calls.rps >= goal.minRps;
-    const share = ({ pooled, p25, p75, median }: typeof calls) =>
-      `${percent(pooled)} (${percent(p25)} to ${percent(p75)}; median ${percent(median)})`;
+    const share = ({ pooled, p25, p75, median: middle }: typeof calls) =>
+      `${percent(pooled)} (${percent(p25)} to ${percent(p75)}; median ${percent(middle)})`;
     const judged = `<= ${percent(goal.maxCpuOverhead)} CPU and >= ${goal.minRps}x req/s of ${references[goal.reference].name.replace("reference: ", "")}: ${verdict(met)}`;
     return `| ${target.name} | ${split} | ${cpu.total.toFixed(0)} | ${share(calls)} | ${share(answer)} | ${rps} | ${calls.rps.toFixed(2)} | ${judged} |`;
   });
