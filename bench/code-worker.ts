@@ -5,7 +5,7 @@
 // would pay a local limiter's Durable Object, whose cost and noise dwarf the code's); D1
 // and KV are the real local ones. What the figures mean is in bench/README.md.
 import api from "../src/index";
-import { answerFrom, type RecordedAnswer, recordAnswer, writeBack } from "./recorded";
+import { answerFrom, floorQuery, type RecordedAnswer, recordAnswer, writeBack } from "./recorded";
 
 /** A target's request, as ./code.ts sends it in the body of its own. */
 export type CodeRun = {
@@ -40,7 +40,7 @@ export default {
       if (side === "api") response = await send();
       else {
         await atOnce.limit();
-        if (query) await env.DB.withSession("first-unconstrained").prepare("SELECT 1").first();
+        if (query) await floorQuery(env.DB);
         response = writeBack(answer);
       }
       if (response.status !== answer.status) return new Response(`answered ${response.status}`, { status: 500 });

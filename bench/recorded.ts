@@ -1,7 +1,6 @@
-// An answer of the API as the bench records it (./answers.ts, ./code-worker.ts) and writes
-// it back (./reference.ts, ./code-worker.ts): status, headers and body. Content-Length is
-// the runtime's to write, and X-Request-Id is new on each answer; everything else is
-// written back as the API sent it.
+// What the bench's floors share (./reference.ts, ./code-worker.ts): an answer of the API as
+// they record and write it back (status, headers and body; Content-Length is the runtime's
+// to write, and X-Request-Id is new on each answer), and the one query they make.
 export type RecordedAnswer = { status: number; headers: [string, string][]; body: string };
 
 /** Stands for the origin of the server that answers, in recorded header values (Link, Location). */
@@ -26,3 +25,6 @@ export const answerFrom = (answer: RecordedAnswer, origin: string): RecordedAnsw
 /** A new Response of the answer, with a request id of its own, as each API answer has. */
 export const writeBack = ({ status, headers, body }: RecordedAnswer) =>
   new Response(body, { status, headers: [...headers, ["X-Request-Id", crypto.randomUUID()]] });
+
+/** The one `SELECT 1` that any read of storage costs at least, in a D1 session as every query of the API runs (src/db/session.ts). */
+export const floorQuery = (db: D1Database) => db.withSession("first-unconstrained").prepare("SELECT 1").first();

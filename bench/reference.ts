@@ -9,7 +9,7 @@
 // the API answered that target (status, headers and body, recorded by ./answers.ts and
 // handed over in the ANSWERS variable): what a Worker costs that makes the API's binding
 // calls and writes its answer, with none of its code.
-import { answerFrom, type RecordedAnswer, writeBack } from "./recorded";
+import { answerFrom, floorQuery, type RecordedAnswer, writeBack } from "./recorded";
 
 const LIMITED = new Set(["one-limit", "limit-and-query"]);
 const QUERIED = new Set(["limit-and-query"]);
@@ -34,8 +34,7 @@ export default {
     const url = new URL(request.url);
     const [calls = "", target] = url.pathname.slice(1).split("/");
     if (LIMITED.has(calls)) await env.RATE_LIMITER.limit({ key: "bench" });
-    // Through a D1 session, as every query of the API goes (read replication, src/db/session.ts).
-    if (QUERIED.has(calls)) await env.DB.withSession("first-unconstrained").prepare("SELECT 1").first();
+    if (QUERIED.has(calls)) await floorQuery(env.DB);
     const answer = target === undefined ? undefined : answerOf(env, url.origin, target);
     if (!answer) return Response.json([], { headers: { "X-Bench-Reference": "1" } });
     return writeBack(answer);

@@ -132,6 +132,6 @@ export const countDeprecatedCall = (c: Context<AppEnv>, operation: string, now: 
 };
 
 export const deleteOldDeprecatedCalls = (db: Database, now: number) => {
-  const oldestKept = new Date(now - DEPRECATED_USAGE_RETENTION_DAYS * DAY_MS).toISOString().slice(0, 10);
+  const oldestKept = utcDay(now - DEPRECATED_USAGE_RETENTION_DAYS * DAY_MS);
   return db.delete(deprecatedCalls).where(lt(deprecatedCalls.day, oldestKept));
 };
