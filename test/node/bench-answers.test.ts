@@ -1,4 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkReplay, recordAnswers } from "../../bench/answers";
 import { answerFrom, recordAnswer, writeBack } from "../../bench/recorded";
 
 // The floor under each bench target (bench/recorded.ts): the API's answer, recorded on the
@@ -32,5 +36,47 @@ describe("the bench's recorded answers", () => {
     // As each of the API's answers, it carries a request id of its own.
     expect(written.headers.get("X-Request-Id")).toMatch(/^[0-9a-f-]{36}$/);
     expect(await recordAnswer(writeBack(answer), REFERENCE)).toEqual(recorded);
+  });
+});
+
+// As wrangler dev does: gzip for a client that asks for it. /chunked streams its body.
+const answer = (request: IncomingMessage, response: ServerResponse) => {
+  const body = JSON.stringify({ acceptEncoding: request.headers["accept-encoding"] ?? null });
+  if (request.headers["accept-encoding"]?.includes("gzip")) {
+    response.writeHead(200, { "Content-Type": "application/json", "Content-Encoding": "gzip" });
+    response.end(gzipSync(body));
+  } else if (request.url === "/chunked") {
+    response.writeHead(200, { "Content-Type": "application/json" });
+    response.write(body.slice(0, 5));
+    response.end(body.slice(5));
+  } else {
+    response.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });
+    response.end(body);
+  }
+};
+
+describe("the bench's recording of an answer", () => {
+  const server = createServer(answer);
+  let origin = "";
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  const target = (path: string) => ({ name: path, url: `${origin}${path}`, ok: () => true, server: 0 });
+
+  it("sends what the load sends (no Accept-Encoding), and keeps how the body was framed", async () => {
+    const { plain, chunked } = await recordAnswers({ plain: target("/plain"), chunked: target("/chunked") }, origin);
+    expect(plain.body).toBe('{"acceptEncoding":null}');
+    expect(plain.headers.map(([name]) => name)).not.toContain("content-encoding");
+    expect(plain.framing).toBe("23");
+    expect(chunked.framing).toBe("chunked");
+    expect(chunked.body).toBe(plain.body);
+  });
+
+  it("refuses a floor whose answer is framed otherwise, even with the same bytes", async () => {
+    const { plain } = await recordAnswers({ plain: target("/plain") }, origin);
+    await expect(checkReplay(target("/plain"), plain, origin)).resolves.toBeUndefined();
+    await expect(checkReplay(target("/chunked"), plain, origin)).rejects.toThrow(/does not write back/);
   });
 });
