@@ -13,7 +13,7 @@ type Measured = {
   floors: Map<Target, Target>;
 };
 
-const percent = (share: number) => `${share >= 0 ? "+" : ""}${(share * 100).toFixed(1)}%`;
+export const percent = (share: number) => `${share >= 0 ? "+" : ""}${(share * 100).toFixed(1)}%`;
 
 export const HEADER = [
   "| Target | CPU µs/req: Worker / proxy / wrangler | CPU µs/req | over its calls | over its calls and answer | req/s (median) | x its calls' req/s | target |",

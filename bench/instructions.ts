@@ -1,0 +1,140 @@
+// `npm run bench:instructions [-- --requests N --rounds R --warm-up W --count N]`: the
+// instructions the Worker's workerd executes per request, counted by valgrind's callgrind
+// (./callgrind-workerd.sh), for each target and the same references as `npm run bench`
+// (./servers.ts). A count does not move with the machine's speed as CPU time does; what
+// it measures and how to read it is in bench/README.md.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { cpuOf } from "./cpu";
+import { percent } from "./report";
+import { startServers } from "./servers";
+import { MIN_PETS, wholeNumber } from "./setup";
+import { GOALS, type Target } from "./targets";
+
+const RUN_DIR = path.resolve(".wrangler/bench/instructions");
+const CALLGRIND_DIR = path.join(RUN_DIR, "callgrind");
+const { values } = parseArgs({
+  options: {
+    requests: { type: "string", default: "120" },
+    rounds: { type: "string", default: "4" },
+    "warm-up": { type: "string", default: "2" },
+    count: { type: "string", default: "1000" },
+  },
+});
+const [requests, rounds, warmUpRounds, count] = [
+  wholeNumber(values.requests, "requests", 1),
+  wholeNumber(values.rounds, "rounds", 1),
+  wholeNumber(values["warm-up"], "warm-up", 0),
+  wholeNumber(values.count, "count", MIN_PETS),
+];
+const log = (message: string) => console.log(`[bench:instructions] ${message}`);
+// Few connections: callgrind runs the process's threads one at a time.
+const CONNECTIONS = 2;
+
+/** The counted workerd among the processes of the server whose group leader is `server`. */
+const countedProcess = (server: number) => {
+  const counted = new Set(readdirSync(CALLGRIND_DIR).flatMap((name) => name.match(/^workerd\.(\d+)$/)?.[1] ?? []));
+  const pid = cpuOf(server)
+    .processes.split(" ")
+    .find((candidate) => counted.has(candidate));
+  if (!pid) throw new Error(`no workerd under callgrind among the processes of ${server}`);
+  return pid;
+};
+
+const callgrind = (command: "-z" | "-d", pid: string) =>
+  execFileSync("callgrind_control", [command, pid], { stdio: "pipe" });
+
+/** The instructions of the newest dump of `pid`'s counts. */
+const lastDump = (pid: string) => {
+  const dumps = readdirSync(CALLGRIND_DIR)
+    .filter((name) => name.startsWith(`callgrind.${pid}.`))
+    .toSorted((a, b) => Number(a.split(".").pop()) - Number(b.split(".").pop()));
+  const text = readFileSync(path.join(CALLGRIND_DIR, dumps.at(-1) ?? ""), "utf8");
+  const instructions = Number(text.match(/^(?:summary|totals): (\d+)/m)?.[1]);
+  if (!Number.isFinite(instructions)) throw new Error(`no instruction count in ${dumps.at(-1)}`);
+  return instructions;
+};
+
+type Count = { instructions: number; requests: number; failures: number };
+
+const load = async (target: Target, pid: string): Promise<Count> => {
+  const { url, method = "GET", headers, body } = target;
+  callgrind("-z", pid);
+  const result = await autocannon({ url, method, headers, body, connections: CONNECTIONS, amount: requests });
+  callgrind("-d", pid);
+  return { instructions: lastDump(pid), requests: result["2xx"], failures: result.errors + result.non2xx };
+};
+
+const perRequest = (counts: Count[]) =>
+  counts.reduce((sum, { instructions }) => sum + instructions, 0) / counts.reduce((sum, c) => sum + c.requests, 0);
+/** Pooled over the rounds, and the lowest and highest of the rounds' own. */
+const over = (target: Count[], reference: Count[]) => {
+  const own = target.map((count, round) => perRequest([count]) / perRequest([reference[round] ?? count]) - 1);
+  const [low, high] = [Math.min(...own), Math.max(...own)];
+  return `${percent(perRequest(target) / perRequest(reference) - 1)} (${percent(low)} to ${percent(high)})`;
+};
+
+const main = async () => {
+  const started = performance.now();
+  try {
+    execFileSync("valgrind", ["--version"], { stdio: "pipe" });
+  } catch {
+    throw new Error("it needs valgrind and its callgrind_control (on Debian: apt-get install valgrind)");
+  }
+  rmSync(RUN_DIR, { recursive: true, force: true });
+  mkdirSync(CALLGRIND_DIR, { recursive: true });
+  const workerd = (createRequire(import.meta.url)("workerd") as { default: string }).default;
+  const env = {
+    MINIFLARE_WORKERD_PATH: path.resolve("bench/callgrind-workerd.sh"),
+    BENCH_WORKERD: workerd,
+    BENCH_CALLGRIND_DIR: CALLGRIND_DIR,
+  };
+  const servers = await startServers({ runDir: RUN_DIR, count, log, devArgs: ["--log-level", "log"], env });
+  try {
+    const { references, floors, all } = servers;
+    const pids = new Map(all.map((target) => [target, countedProcess(target.server)]));
+    const counts = new Map<Target, Count[]>(all.map((target) => [target, []]));
+    for (let round = -warmUpRounds; round < rounds; round++) {
+      log(round < 0 ? "warm-up, not counted" : `round ${round + 1}/${rounds}`);
+      const first = (round + warmUpRounds) % all.length;
+      for (const target of [...all.slice(first), ...all.slice(0, first)]) {
+        const counted = await load(target, pids.get(target) ?? "");
+        if (round >= 0) counts.get(target)?.push(counted);
+      }
+    }
+    const of = (target: Target) => counts.get(target) ?? [];
+    const rows = all.map((target) => {
+      const floor = floors.get(target);
+      const failures = of(target).reduce((sum, count) => sum + count.failures, 0);
+      const cells = [target.name, (perRequest(of(target)) / 1e6).toFixed(3)];
+      if (target.goal && floor)
+        cells.push(over(of(target), of(references[GOALS[target.goal].reference])), over(of(target), of(floor)));
+      else cells.push("", "");
+      return `| ${[...cells, failures ? String(failures) : ""].join(" | ")} |`;
+    });
+    const report = [
+      `\`npm run bench:instructions\`, ${new Date().toISOString().slice(0, 10)}: ${count} pets seeded, ${requests} requests` +
+        ` per load over ${CONNECTIONS} connections, ${rounds} interleaved rounds after ${warmUpRounds} of warm-up.` +
+        " Instructions the Worker's workerd executed (callgrind), per answered request, pooled over the rounds;" +
+        " over a reference: pooled (the lowest and highest of the rounds' own).",
+      "",
+      "| Target | Million instructions per request | over its calls | over its calls and answer | failures |",
+      "| --- | --- | --- | --- | --- |",
+      ...rows,
+    ].join("\n");
+    console.log(`\n${report}\n`);
+    writeFileSync(path.join(RUN_DIR, "..", "instructions.md"), `${report}\n`);
+    log(`written to .wrangler/bench/instructions.md; took ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  } finally {
+    await servers.stop();
+  }
+};
+
+main().catch((error: Error) => {
+  console.error(`[bench:instructions] failed: ${error.message}`);
+  process.exit(1);
+});
