@@ -10,6 +10,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { cpuOf } from "./cpu";
+import { SETTLE_MS, sleep } from "./measure";
 import { percent } from "./report";
 import { startServers } from "./servers";
 import { MIN_PETS, wholeNumber } from "./setup";
@@ -65,6 +66,8 @@ const load = async (target: Target, pid: string): Promise<Count> => {
   const { url, method = "GET", headers, body } = target;
   callgrind("-z", pid);
   const result = await autocannon({ url, method, headers, body, connections: CONNECTIONS, amount: requests });
+  // As in npm run bench: the work a load leaves behind is counted with it, not with the next.
+  await sleep(SETTLE_MS);
   callgrind("-d", pid);
   return { instructions: lastDump(pid), requests: result["2xx"], failures: result.errors + result.non2xx };
 };

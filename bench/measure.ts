@@ -20,8 +20,8 @@ type Options = {
 // to it, not to the next: with 300 ms, two runs of the same code (41464cc, before the
 // warm-up rounds) told the reads apart by up to 6.7 points; with 1 s, by at most 0.9. That
 // was one pair of runs: later ones show a run's own noise is several points (bench/README.md).
-const SETTLE_MS = 1000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const SETTLE_MS = 1000;
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const load = async (target: Target, seconds: number, connections: number): Promise<Load> => {
   const { url, method = "GET", headers, body, server } = target;
