@@ -28,7 +28,6 @@ const sendAsLoaded = ({ url, method = "GET", headers = {}, body }: Target) =>
         );
         const received = new Headers(pairs);
         const framing = framingOf(received);
-        received.delete("transfer-encoding");
         resolve({
           response: new Response(Buffer.concat(chunks), { status: incoming.statusCode, headers: received }),
           framing,

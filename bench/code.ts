@@ -6,6 +6,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { startDevServer } from "../scripts/dev-server";
+import { utcDay } from "../src/instant";
 import type { CodeRun } from "./code-worker";
 import { apiTargets, prepareApi, wholeNumber } from "./setup";
 import { GOALS, median, quantile, type Target } from "./targets";
@@ -74,7 +75,7 @@ const main = async () => {
       return `| ${target.name} | ${µs(median(difference))} (${spread}) | ${µs(median(side.api))} | ${µs(median(side.floor))} |`;
     });
     const report = [
-      `\`npm run bench:code\`, ${new Date().toISOString().slice(0, 10)}: ${count} requests a loop, ${rounds} rounds after ${warmUpRounds} of warm-up; µs per request, medians of the rounds.`,
+      `\`npm run bench:code\`, ${utcDay(Date.now())}: ${count} requests a loop, ${rounds} rounds after ${warmUpRounds} of warm-up; µs per request, medians of the rounds.`,
       "",
       "| Target | The API's code (p25 to p75) | The API's loop | The floor's loop |",
       "| --- | ---: | ---: | ---: |",

@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { utcDay } from "../src/instant";
 import { cpuOf } from "./cpu";
 import { SETTLE_MS, sleep } from "./measure";
 import { percent } from "./report";
@@ -120,7 +121,7 @@ const main = async () => {
       return `| ${[...cells, failures ? String(failures) : ""].join(" | ")} |`;
     });
     const report = [
-      `\`npm run bench:instructions\`, ${new Date().toISOString().slice(0, 10)}: ${count} pets seeded, ${requests} requests` +
+      `\`npm run bench:instructions\`, ${utcDay(Date.now())}: ${count} pets seeded, ${requests} requests` +
         ` per load over ${CONNECTIONS} connections, ${rounds} interleaved rounds after ${warmUpRounds} of warm-up.` +
         " Instructions the Worker's workerd executed (callgrind), per answered request, pooled over the rounds;" +
         " over a reference: pooled (the lowest and highest of the rounds' own).",

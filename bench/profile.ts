@@ -8,6 +8,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { startDevServer } from "../scripts/dev-server";
+import { utcDay } from "../src/instant";
 import { cpuOf, difference } from "./cpu";
 import { apiTargets, MIN_PETS, prepareApi, wholeNumber } from "./setup";
 import { check, type Target } from "./targets";
@@ -139,7 +140,7 @@ const main = async () => {
       .toSorted((a, b) => Math.max(...b.us) - Math.max(...a.us));
     const cell = (us: number) => (us >= 0.5 ? us.toFixed(0) : "");
     const report = [
-      `\`npm run bench:profile\`, ${new Date().toISOString().slice(0, 10)}: ${count} pets, 8 connections, ${seconds} s per target under the profiler, µs per answered request.`,
+      `\`npm run bench:profile\`, ${utcDay(Date.now())}: ${count} pets, 8 connections, ${seconds} s per target under the profiler, µs per answered request.`,
       "",
       `| Item | ${columns.map(({ target }) => target.name).join(" | ")} |`,
       `| --- |${" ---: |".repeat(columns.length)}`,

@@ -1,11 +1,12 @@
 // What the bench's floors share (./reference.ts, ./code-worker.ts): an answer of the API as
-// they record and write it back (status, headers and body; Content-Length is the runtime's
-// to write, and X-Request-Id is new on each answer), and the one query they make.
+// they record and write it back (status, headers and body; Content-Length and
+// Transfer-Encoding are the runtime's to write, and X-Request-Id is new on each answer), and
+// the one query they make.
 export type RecordedAnswer = { status: number; headers: [string, string][]; body: string };
 
 /** Stands for the origin of the server that answers, in recorded header values (Link, Location). */
 const ORIGIN = "{origin}";
-const NOT_RECORDED = new Set(["content-length", "x-request-id"]);
+const NOT_RECORDED = new Set(["content-length", "transfer-encoding", "x-request-id"]);
 
 /** The answer, with `origin` (the API's) written ORIGIN. */
 export const recordAnswer = async (response: Response, origin: string): Promise<RecordedAnswer> => ({

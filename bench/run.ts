@@ -4,6 +4,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { utcDay } from "../src/instant";
 import { measure } from "./measure";
 import { HEADER, loadsCsv, reportRows } from "./report";
 import { measureScale } from "./scale";
@@ -51,7 +52,7 @@ const main = async () => {
     if (values.count !== undefined) figures.push(await measureScale(byName.partialPage, secret, count, log));
 
     const report = [
-      `\`${command}\`, ${new Date().toISOString().slice(0, 10)}: ${count} pets seeded,` +
+      `\`${command}\`, ${utcDay(Date.now())}: ${count} pets seeded,` +
         ` wrangler dev --log-level ${values["log-level"]}, ${connections} connections, ${rounds} interleaved rounds` +
         ` of ${duration} s after ${warmUpRounds} of warm-up, ${availableParallelism()} cores. CPU: user and system time of the server's processes` +
         " per answered request, pooled over the rounds; over a reference: pooled (the rounds' own, p25 to p75).",
