@@ -5,7 +5,7 @@
 // would pay a local limiter's Durable Object, whose cost and noise dwarf the code's); D1
 // and KV are the real local ones. What the figures mean is in bench/README.md.
 import api from "../src/index";
-import { answerFrom, floorQuery, type RecordedAnswer, recordAnswer, writeBack } from "./recorded";
+import { answerFrom, floorQuery, type Replay, recordAnswer, writeBack } from "./recorded";
 
 /** A target's request, as ./code.ts sends it in the body of its own. */
 export type CodeRun = {
@@ -19,7 +19,7 @@ export type CodeRun = {
 const BASE_URL = "http://bench.code";
 const atOnce = { limit: async () => ({ success: true }) };
 // The floor writes back what the API answered this target first (a new request id each time).
-const answers = new Map<string, RecordedAnswer>();
+const answers = new Map<string, Replay>();
 
 export default {
   async fetch(request, env, ctx) {
@@ -34,7 +34,7 @@ export default {
       );
     const key = JSON.stringify(target);
     if (!answers.has(key)) answers.set(key, answerFrom(await recordAnswer(await send(), BASE_URL), BASE_URL));
-    const answer = answers.get(key) as RecordedAnswer;
+    const answer = answers.get(key) as Replay;
     for (let index = 0; index < count; index++) {
       let response: Response;
       if (side === "api") response = await send();

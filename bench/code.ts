@@ -5,8 +5,8 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { startDevServer } from "../scripts/dev-server";
 import { utcDay } from "../src/instant";
+import { startBenchServer } from "./bench-server";
 import type { CodeRun } from "./code-worker";
 import { apiTargets, prepareApi, wholeNumber } from "./setup";
 import { GOALS, median, quantile, type Target } from "./targets";
@@ -32,7 +32,7 @@ const main = async () => {
   rmSync(RUN_DIR, { recursive: true, force: true });
   mkdirSync(RUN_DIR, { recursive: true });
   const { persistTo, envFile, auth } = await prepareApi(RUN_DIR, PETS, log);
-  const server = await startDevServer({
+  const server = await startBenchServer({
     name: "bench:code",
     command: "wrangler dev",
     args: ["bench/code-worker.ts", "--name", "petstore-bench-code", "--env-file", envFile],

@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { utcDay } from "../src/instant";
 import { cpuOf } from "./cpu";
+import { ITEM_NAMES, itemsOfDump } from "./instruction-items";
 import { SETTLE_MS, sleep } from "./measure";
 import { percent } from "./report";
 import { startServers } from "./servers";
@@ -22,7 +23,7 @@ const CALLGRIND_DIR = path.join(RUN_DIR, "callgrind");
 const { values } = parseArgs({
   options: {
     requests: { type: "string", default: "120" },
-    rounds: { type: "string", default: "4" },
+    rounds: { type: "string", default: "8" },
     "warm-up": { type: "string", default: "2" },
     count: { type: "string", default: "1000" },
   },
@@ -50,7 +51,7 @@ const countedProcess = (server: number) => {
 const callgrind = (command: "-z" | "-d", pid: string) =>
   execFileSync("callgrind_control", [command, pid], { stdio: "pipe" });
 
-/** The instructions of the newest dump of `pid`'s counts. */
+/** The instructions of the newest dump of `pid`'s counts, in all and item by item (the dump is kept, for callgrind_annotate). */
 const lastDump = (pid: string) => {
   const dumps = readdirSync(CALLGRIND_DIR)
     .filter((name) => name.startsWith(`callgrind.${pid}.`))
@@ -58,10 +59,10 @@ const lastDump = (pid: string) => {
   const text = readFileSync(path.join(CALLGRIND_DIR, dumps.at(-1) ?? ""), "utf8");
   const instructions = Number(text.match(/^(?:summary|totals): (\d+)/m)?.[1]);
   if (!Number.isFinite(instructions)) throw new Error(`no instruction count in ${dumps.at(-1)}`);
-  return instructions;
+  return { instructions, items: itemsOfDump(text) };
 };
 
-type Count = { instructions: number; requests: number; failures: number };
+type Count = { instructions: number; items: Map<string, number>; requests: number; failures: number };
 
 const load = async (target: Target, pid: string): Promise<Count> => {
   const { url, method = "GET", headers, body } = target;
@@ -70,11 +71,16 @@ const load = async (target: Target, pid: string): Promise<Count> => {
   // As in npm run bench: the work a load leaves behind is counted with it, not with the next.
   await sleep(SETTLE_MS);
   callgrind("-d", pid);
-  return { instructions: lastDump(pid), requests: result["2xx"], failures: result.errors + result.non2xx };
+  return { ...lastDump(pid), requests: result["2xx"], failures: result.errors + result.non2xx };
 };
 
+const requestsOf = (counts: Count[]) => counts.reduce((sum, { requests }) => sum + requests, 0);
 const perRequest = (counts: Count[]) =>
-  counts.reduce((sum, { instructions }) => sum + instructions, 0) / counts.reduce((sum, c) => sum + c.requests, 0);
+  counts.reduce((sum, { instructions }) => sum + instructions, 0) / requestsOf(counts);
+const itemPerRequest = (counts: Count[], item: string) =>
+  counts.reduce((sum, { items }) => sum + (items.get(item) ?? 0), 0) / requestsOf(counts);
+const thousands = (instructions: number) =>
+  `${instructions < 0 ? "−" : "+"}${Math.abs(instructions / 1000).toFixed(1)}`;
 /** Pooled over the rounds, and the lowest and highest of the rounds' own. */
 const over = (target: Count[], reference: Count[]) => {
   const own = target.map((count, round) => perRequest([count]) / perRequest([reference[round] ?? count]) - 1);
@@ -120,6 +126,11 @@ const main = async () => {
       else cells.push("", "");
       return `| ${[...cells, failures ? String(failures) : ""].join(" | ")} |`;
     });
+    const apiTargets = Object.values(servers.byName);
+    const overFloor = (target: Target, item: string) => {
+      const floor = floors.get(target);
+      return floor ? thousands(itemPerRequest(of(target), item) - itemPerRequest(of(floor), item)) : "";
+    };
     const report = [
       `\`npm run bench:instructions\`, ${utcDay(Date.now())}: ${count} pets seeded, ${requests} requests` +
         ` per load over ${CONNECTIONS} connections, ${rounds} interleaved rounds after ${warmUpRounds} of warm-up.` +
@@ -129,6 +140,12 @@ const main = async () => {
       "| Target | Million instructions per request | over its calls | over its calls and answer | failures |",
       "| --- | --- | --- | --- | --- |",
       ...rows,
+      "",
+      "Over its floor, item by item (./instruction-items.ts): thousands of instructions per request, pooled over the rounds.",
+      "",
+      `| Item | ${apiTargets.map((target) => target.name).join(" | ")} |`,
+      `| --- |${" ---: |".repeat(apiTargets.length)}`,
+      ...ITEM_NAMES.map((item) => `| ${[item, ...apiTargets.map((target) => overFloor(target, item))].join(" | ")} |`),
     ].join("\n");
     console.log(`\n${report}\n`);
     writeFileSync(path.join(RUN_DIR, "..", "instructions.md"), `${report}\n`);

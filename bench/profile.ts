@@ -7,8 +7,8 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { startDevServer } from "../scripts/dev-server";
 import { utcDay } from "../src/instant";
+import { startBenchServer } from "./bench-server";
 import { cpuOf, difference } from "./cpu";
 import { apiTargets, MIN_PETS, prepareApi, wholeNumber } from "./setup";
 import { check, type Target } from "./targets";
@@ -88,7 +88,7 @@ const main = async () => {
   const { persistTo, envFile, auth } = await prepareApi(RUN_DIR, count, log);
   // Unminified, so that the bundle's module comments and names are there to read.
   const args = ["--name", "petstore-bench-api", "--env-file", envFile, "--minify=false"];
-  const api = await startDevServer({ name: "api", command: "wrangler dev", args, persistTo });
+  const api = await startBenchServer({ name: "api", command: "wrangler dev", args, persistTo });
   const session = await inspect(api.inspectorPort);
   try {
     await session.send("Debugger.enable");

@@ -9,7 +9,7 @@
 // the API answered that target (status, headers and body, recorded by ./answers.ts and
 // handed over in the ANSWERS variable): what a Worker costs that makes the API's binding
 // calls and writes its answer, with none of its code.
-import { answerFrom, floorQuery, type RecordedAnswer, writeBack } from "./recorded";
+import { answerFrom, floorQuery, type RecordedAnswer, type Replay, writeBack } from "./recorded";
 
 const LIMITED = new Set(["one-limit", "limit-and-query"]);
 const QUERIED = new Set(["limit-and-query"]);
@@ -18,7 +18,7 @@ type Env = { DB: D1Database; RATE_LIMITER: RateLimit; ANSWERS?: string };
 
 // Parsed on first use in each isolate, with this server's origin in place of the API's, so
 // that wrangler dev's proxy rewrites the same absolute URLs it rewrites in the API's answers.
-let answers: Map<string, RecordedAnswer> | undefined;
+let answers: Map<string, Replay> | undefined;
 const answerOf = (env: Env, origin: string, target: string) => {
   answers ??= new Map(
     Object.entries(JSON.parse(env.ANSWERS ?? "{}") as Record<string, RecordedAnswer>).map(([name, answer]) => [

@@ -3,8 +3,8 @@
 // and the floor that also writes back its answer. `npm run bench` and `npm run
 // bench:instructions` start them alike.
 import path from "node:path";
-import { startDevServer } from "../scripts/dev-server";
 import { checkReplay, recordAnswers } from "./answers";
+import { startBenchServer } from "./bench-server";
 import { apiTargets, prepareApi } from "./setup";
 import { check, GOALS, status, type Target } from "./targets";
 
@@ -25,7 +25,7 @@ export const startServers = async ({ runDir, count, log, devArgs, env }: Options
   const { persistTo, secret, envFile, auth } = await prepareApi(runDir, count, log);
   log("starting the API with wrangler dev, then the reference Worker with the API's answers");
   const args = ["--env-file", envFile, ...devArgs];
-  const api = await startDevServer({
+  const api = await startBenchServer({
     name: "api",
     command: "wrangler dev",
     args: ["--name", "petstore-bench-api", ...args],
@@ -38,7 +38,7 @@ export const startServers = async ({ runDir, count, log, devArgs, env }: Options
     const byName = apiTargets(api.origin, auth, count, api.pid);
     for (const target of Object.values(byName)) await check(target);
     const answers = await recordAnswers(byName, api.origin);
-    const reference = await startDevServer({
+    const reference = await startBenchServer({
       name: "reference",
       command: "wrangler dev",
       args: ["--config", "bench/reference.toml", ...args, "--var", `ANSWERS:${JSON.stringify(answers)}`],

@@ -1,0 +1,39 @@
+// Every server the bench starts is `wrangler dev` without its local trace collector. Since
+// wrangler 4.155 turns it on by default, wrangler dev streams each request's trace events
+// (its spans and log lines) to a collector Worker in the Worker's own workerd, which writes
+// them to SQLite for the local explorer. Production runs nothing of the kind in a Worker's
+// process, and there it cost about as much as the rest of a reference's request (measured
+// in bench/README.md, "Latest figures"), counted in the Worker's workerd on both sides.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { startDevServer } from "../scripts/dev-server";
+
+/** wrangler's switch for the collector (on unless set to false). */
+export const WITHOUT_LOCAL_TRACES = { X_LOCAL_OBSERVABILITY: "false" };
+
+/**
+ * The collector's store under --persist-to, which wrangler dev makes when it starts the
+ * collector: there, the switch above was not obeyed (a wrangler that renamed it), and the
+ * run stops rather than measure the collector with the API.
+ */
+export const checkNoLocalTraces = (persistTo: string) => {
+  const store = path.join(persistTo, "v3", "observability");
+  if (existsSync(store)) {
+    throw new Error(
+      `wrangler dev started its local trace collector (${store}) although ${Object.keys(WITHOUT_LOCAL_TRACES)[0]} is false`,
+    );
+  }
+};
+
+type BenchServerOptions = Parameters<typeof startDevServer>[0] & { persistTo: string };
+
+export const startBenchServer = async (options: BenchServerOptions) => {
+  const server = await startDevServer({ ...options, env: { ...options.env, ...WITHOUT_LOCAL_TRACES } });
+  try {
+    checkNoLocalTraces(options.persistTo);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return server;
+};
