@@ -8,9 +8,7 @@ for arg in "$@"; do
   --inspector-addr*)
     echo "$$" >"$BENCH_CALLGRIND_DIR/workerd.$$"
     # V8 writes the machine code it runs: callgrind must look for code written anywhere.
-    # Nothing is counted until the bench turns it on after its warm-up (callgrind_control
-    # -i on), which runs several times faster meanwhile.
-    exec valgrind --tool=callgrind --smc-check=all-non-file --dump-instr=no --collect-jumps=no --instr-atstart=no \
+    exec valgrind --tool=callgrind --smc-check=all-non-file --dump-instr=no --collect-jumps=no \
       --callgrind-out-file="$BENCH_CALLGRIND_DIR/callgrind.%p" --log-file="$BENCH_CALLGRIND_DIR/valgrind.%p.log" \
       "$BENCH_WORKERD" "$@"
     ;;

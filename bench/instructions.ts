@@ -24,7 +24,7 @@ const { values } = parseArgs({
   options: {
     requests: { type: "string", default: "120" },
     rounds: { type: "string", default: "8" },
-    "warm-up": { type: "string", default: "10" },
+    "warm-up": { type: "string", default: "2" },
     count: { type: "string", default: "1000" },
   },
 });
@@ -48,7 +48,7 @@ const countedProcess = (server: number) => {
   return pid;
 };
 
-const callgrind = (command: "-z" | "-d" | "--instr=on", pid: string) =>
+const callgrind = (command: "-z" | "-d", pid: string) =>
   execFileSync("callgrind_control", [command, pid], { stdio: "pipe" });
 
 /** The instructions of the newest dump of `pid`'s counts, in all and item by item (the dump is kept, for callgrind_annotate). */
@@ -58,19 +58,16 @@ const lastDump = (pid: string) => {
     .toSorted((a, b) => Number(a.split(".").pop()) - Number(b.split(".").pop()));
   const text = readFileSync(path.join(CALLGRIND_DIR, dumps.at(-1) ?? ""), "utf8");
   const instructions = Number(text.match(/^(?:summary|totals): (\d+)/m)?.[1]);
-  // Zero when callgrind's counting was never turned on.
-  if (!(instructions > 0)) throw new Error(`no instruction count in ${dumps.at(-1)}`);
+  if (!Number.isFinite(instructions)) throw new Error(`no instruction count in ${dumps.at(-1)}`);
   return { instructions, items: itemsOfDump(text) };
 };
 
 type Count = { instructions: number; items: Map<string, number>; requests: number; failures: number };
 
-const send = ({ url, method = "GET", headers, body }: Target) =>
-  autocannon({ url, method, headers, body, connections: CONNECTIONS, amount: requests });
-
 const load = async (target: Target, pid: string): Promise<Count> => {
+  const { url, method = "GET", headers, body } = target;
   callgrind("-z", pid);
-  const result = await send(target);
+  const result = await autocannon({ url, method, headers, body, connections: CONNECTIONS, amount: requests });
   // As in npm run bench: the work a load leaves behind is counted with it, not with the next.
   await sleep(SETTLE_MS);
   callgrind("-d", pid);
@@ -112,14 +109,11 @@ const main = async () => {
     const pids = new Map(all.map((target) => [target, countedProcess(target.server)]));
     const counts = new Map<Target, Count[]>(all.map((target) => [target, []]));
     for (let round = -warmUpRounds; round < rounds; round++) {
-      // The warm-up runs uncounted (./callgrind-workerd.sh), so that a long one is affordable:
-      // V8 goes on optimising the API's code for hundreds of requests, which a count would take for its cost.
-      if (round === 0) for (const pid of new Set(pids.values())) callgrind("--instr=on", pid);
       log(round < 0 ? "warm-up, not counted" : `round ${round + 1}/${rounds}`);
       const first = (round + warmUpRounds) % all.length;
       for (const target of [...all.slice(first), ...all.slice(0, first)]) {
-        if (round < 0) await send(target);
-        else counts.get(target)?.push(await load(target, pids.get(target) ?? ""));
+        const counted = await load(target, pids.get(target) ?? "");
+        if (round >= 0) counts.get(target)?.push(counted);
       }
     }
     const of = (target: Target) => counts.get(target) ?? [];

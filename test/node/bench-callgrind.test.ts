@@ -33,8 +33,6 @@ describe("bench/callgrind-workerd.sh", () => {
   it("runs the Worker's workerd under callgrind, and leaves its pid for the bench", () => {
     const output = run("serve", "-", "--inspector-addr=127.0.0.1:0");
     expect(output).toMatch(/^valgrind --tool=callgrind --smc-check=all-non-file /);
-    // Counting starts when the bench turns it on, after its warm-up (bench/instructions.ts).
-    expect(output).toContain(" --instr-atstart=no ");
     expect(output).toContain(`--callgrind-out-file=${dir}/callgrind.%p`);
     expect(output.endsWith(`${workerd} serve - --inspector-addr=127.0.0.1:0`)).toBe(true);
     const [pidFile] = readdirSync(dir).filter((name) => name.startsWith("workerd."));
