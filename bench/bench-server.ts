@@ -1,8 +1,8 @@
-// Every server the bench starts is `wrangler dev` without its local trace collector. Since
-// wrangler 4.155 turns it on by default, wrangler dev streams each request's trace events
-// (its spans and log lines) to a collector Worker in the Worker's own workerd, which writes
-// them to SQLite for the local explorer. Production runs nothing of the kind in a Worker's
-// process, and there it cost about as much as the rest of a reference's request (measured
+// Every server the bench starts is `wrangler dev` without its local trace collector. Under
+// wrangler 4.155 it is on by default: wrangler dev streams each request's trace events (its
+// spans and log lines) to a collector Worker in the Worker's own workerd, which writes them
+// to SQLite for the local explorer. Production runs nothing of the kind in a Worker's
+// process, and there it cost nearly as much as the rest of a reference's request (measured
 // in bench/README.md, "Latest figures"), counted in the Worker's workerd on both sides.
 import { existsSync } from "node:fs";
 import path from "node:path";
