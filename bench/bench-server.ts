@@ -9,7 +9,7 @@ import path from "node:path";
 import { startDevServer } from "../scripts/dev-server";
 
 /** wrangler's switch for the collector (on unless set to false). */
-export const WITHOUT_LOCAL_TRACES = { X_LOCAL_OBSERVABILITY: "false" };
+const LOCAL_TRACES_SWITCH = "X_LOCAL_OBSERVABILITY";
 
 /**
  * The collector's store under --persist-to, which wrangler dev makes when it starts the
@@ -20,7 +20,7 @@ export const checkNoLocalTraces = (persistTo: string) => {
   const store = path.join(persistTo, "v3", "observability");
   if (existsSync(store)) {
     throw new Error(
-      `wrangler dev started its local trace collector (${store}) although ${Object.keys(WITHOUT_LOCAL_TRACES)[0]} is false`,
+      `wrangler dev started its local trace collector (${store}) although ${LOCAL_TRACES_SWITCH} is false`,
     );
   }
 };
@@ -28,7 +28,7 @@ export const checkNoLocalTraces = (persistTo: string) => {
 type BenchServerOptions = Parameters<typeof startDevServer>[0] & { persistTo: string };
 
 export const startBenchServer = async (options: BenchServerOptions) => {
-  const server = await startDevServer({ ...options, env: { ...options.env, ...WITHOUT_LOCAL_TRACES } });
+  const server = await startDevServer({ ...options, env: { ...options.env, [LOCAL_TRACES_SWITCH]: "false" } });
   try {
     checkNoLocalTraces(options.persistTo);
   } catch (error) {
