@@ -46,9 +46,9 @@ const main = async () => {
 
   const servers = await startServers({ runDir: RUN_DIR, count, log, devArgs: ["--log-level", values["log-level"]] });
   try {
-    const { byName, references, floors, secret, all: measured } = servers;
+    const { byName, references, floors, honoFloors, secret, all: measured } = servers;
     const loadsOf = await measure(measured, { rounds, warmUpRounds, duration, connections, log });
-    const { rows, warnings } = reportRows({ measured, loadsOf, references, floors });
+    const { rows, warnings } = reportRows({ measured, loadsOf, references, floors, honoFloors });
     if (values.count !== undefined) figures.push(await measureScale(byName.partialPage, secret, count, log));
 
     const report = [

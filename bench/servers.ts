@@ -1,6 +1,6 @@
 // The servers a bench loads: the API on N seeded pets, and the reference Worker (./reference.ts)
 // with the API's answers, so that each target has the reference that makes its binding calls
-// and the floor that also writes back its answer. `npm run bench` and `npm run
+// and the floors that also write back its answer, plainly and through Hono. `npm run bench` and `npm run
 // bench:instructions` start them alike.
 import path from "node:path";
 import { checkReplay, recordAnswers } from "./answers";
@@ -59,18 +59,25 @@ export const startServers = async ({ runDir, count, log, devArgs, env }: Options
       limitAndQuery: onReference(CALLS.limitAndQuery, "reference: one rate-limit call + one query"),
     };
     for (const target of Object.values(references)) await check(target);
-    // The target's own request (method, headers, body), answered with the API's answer to it.
+    // The target's own request (method, headers, body), answered with the API's answer to it:
+    // by the Worker's own code, and through the smallest Hono app (./reference.ts).
     const floors = new Map<Target, Target>();
+    const honoFloors = new Map<Target, Target>();
     for (const [name, target] of Object.entries(byName)) {
-      const floor: Target = {
+      const floorOn = (route: string, what: string): Target => ({
         ...target,
-        name: `reference: its calls and ${target.name}'s answer`,
-        url: `${reference.origin}/${CALLS[GOALS[target.goal].reference]}/${name}`,
+        name: `reference: its calls and ${target.name}'s answer${what}`,
+        url: `${reference.origin}${route}/${CALLS[GOALS[target.goal].reference]}/${name}`,
         server: reference.pid,
         goal: undefined,
-      };
-      await checkReplay(floor, answers[name as keyof typeof byName], reference.origin);
+      });
+      const floor = floorOn("", "");
+      const honoFloor = floorOn("/hono", ", through Hono");
+      for (const replay of [floor, honoFloor]) {
+        await checkReplay(replay, answers[name as keyof typeof byName], reference.origin);
+      }
       floors.set(target, floor);
+      honoFloors.set(target, honoFloor);
     }
     const targets = Object.values(byName);
     return {
@@ -80,8 +87,9 @@ export const startServers = async ({ runDir, count, log, devArgs, env }: Options
       byName,
       references,
       floors,
+      honoFloors,
       stop,
-      all: [...targets, ...Object.values(references), ...floors.values()],
+      all: [...targets, ...Object.values(references), ...floors.values(), ...honoFloors.values()],
     };
   } catch (error) {
     await stop();
