@@ -22,13 +22,16 @@ type Env = { DB: D1Database; RATE_LIMITER: RateLimit; ANSWERS?: string };
 // Parsed on first use in each isolate, with this server's origin in place of the API's, so
 // that wrangler dev's proxy rewrites the same absolute URLs it rewrites in the API's answers.
 let answers: Map<string, Replay> | undefined;
-const answerOf = (env: Env, originOf: () => string, target: string) => {
-  answers ??= new Map(
-    Object.entries(JSON.parse(env.ANSWERS ?? "{}") as Record<string, RecordedAnswer>).map(([name, answer]) => [
-      name,
-      answerFrom(answer, originOf()),
-    ]),
-  );
+const answerOf = (env: Env, request: Request, target: string) => {
+  if (!answers) {
+    const { origin } = new URL(request.url);
+    answers = new Map(
+      Object.entries(JSON.parse(env.ANSWERS ?? "{}") as Record<string, RecordedAnswer>).map(([name, answer]) => [
+        name,
+        answerFrom(answer, origin),
+      ]),
+    );
+  }
   return answers.get(target);
 };
 
@@ -40,7 +43,7 @@ const makeCalls = async (calls: string, env: Env) => {
 const throughHono = new Hono<{ Bindings: Env }>().all("/hono/:calls/:target", async (c) => {
   const { calls, target } = c.req.param();
   await makeCalls(calls, c.env);
-  const answer = answerOf(c.env, () => new URL(c.req.url).origin, target);
+  const answer = answerOf(c.env, c.req.raw, target);
   return answer ? writeBack(answer) : c.notFound();
 });
 
@@ -51,7 +54,7 @@ export default {
     const url = new URL(request.url);
     const [calls = "", target] = url.pathname.slice(1).split("/");
     await makeCalls(calls, env);
-    const answer = target === undefined ? undefined : answerOf(env, () => url.origin, target);
+    const answer = target === undefined ? undefined : answerOf(env, request, target);
     if (!answer) return Response.json([], { headers: { "X-Bench-Reference": "1" } });
     return writeBack(answer);
   },
