@@ -1,5 +1,5 @@
 // Spectral's ruleset for openapi.json: its OpenAPI rules and the OWASP API Security
-// Top 10 ruleset, run by test/node/openapi-lint.test.ts, which fails on any problem.
+// Top 10 ruleset, run by test/node/document/openapi-lint.test.ts, which fails on any problem.
 // A rule is switched off here only for a reason stated on its line.
 import { truthy } from "@stoplight/spectral-functions";
 import owasp from "@stoplight/spectral-owasp-ruleset";

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { HeaviestFirst } from "./test/heaviest-first.ts";
+import { HeaviestFirst } from "./test/helpers/heaviest-first.ts";
 
 const RATE_LIMIT_IN_TESTS = 150;
 const TEST_CURSOR_SECRET = "test-cursor-secret-0123456789abcdef";
@@ -18,7 +18,7 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "drizzle"));
   return {
     test: {
-      // One JSON line per request is the Worker's access log (test/observability.test.ts
+      // One JSON line per request is the Worker's access log (test/worker/http/observability.test.ts
       // reads it through a spy); keep everything else. Vitest reads this option from the
       // root config only.
       onConsoleLog: (log: string) => !log.startsWith('{"level":"info"'),
@@ -43,7 +43,7 @@ export default defineConfig(async () => {
                   CURSOR_SECRET_PREVIOUS: "",
                   ACCESS_LOG: "json",
                 },
-                // Low enough for test/rate-limit.test.ts to reach; tests that send many
+                // Low enough for test/worker/http/rate-limit.test.ts to reach; tests that send many
                 // requests use keys of their own.
                 ratelimits: {
                   RATE_LIMITER: { namespace_id: "1000", simple: { limit: RATE_LIMIT_IN_TESTS, period: 60 } },
@@ -53,19 +53,19 @@ export default defineConfig(async () => {
           ],
           test: {
             name: "worker",
-            include: ["test/*.test.ts"],
+            include: ["test/worker/**/*.test.ts"],
             // The files share two runtimes instead of starting one each (about 3 s a file on
-            // two cores); test/apply-migrations.ts gives each file a fresh start.
+            // two cores); test/helpers/apply-migrations.ts gives each file a fresh start.
             isolate: false,
             maxWorkers: 2,
-            setupFiles: ["./test/apply-migrations.ts"],
+            setupFiles: ["./test/helpers/apply-migrations.ts"],
           },
         },
         {
           // What needs Node and no Worker: the repository's checks, the OpenAPI linter, the scripts.
           test: {
             name: "node",
-            include: ["test/node/*.test.ts"],
+            include: ["test/node/**/*.test.ts"],
             environment: "node",
             // The files of a worker share its modules (wrangler takes seconds to load): none
             // changes them, and each starts and stops what it runs.
@@ -84,7 +84,7 @@ export default defineConfig(async () => {
             include: ["test/e2e/**/*.test.ts"],
             environment: "node",
             isolate: false,
-            globalSetup: ["./test/e2e/global-setup.ts"],
+            globalSetup: ["./test/e2e/helpers/global-setup.ts"],
             // A deployment may be far away.
             testTimeout: 30_000,
             maxWorkers: 2,
@@ -101,7 +101,7 @@ export default defineConfig(async () => {
             exclude: ["test/e2e/live/body-bytes.test.ts", "test/e2e/live/next-links.test.ts"],
             environment: "node",
             isolate: false,
-            globalSetup: ["./test/e2e/prism-setup.ts"],
+            globalSetup: ["./test/e2e/helpers/prism-setup.ts"],
             testTimeout: 30_000,
             maxWorkers: 2,
           },

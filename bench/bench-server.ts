@@ -6,7 +6,7 @@
 // in bench/README.md, "Latest figures"), counted in the Worker's workerd on both sides.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { startDevServer } from "../scripts/dev-server";
+import { startDevServer } from "../scripts/lib/dev-server";
 
 /** wrangler's switch for the collector (on unless set to false). */
 const LOCAL_TRACES_SWITCH = "X_LOCAL_OBSERVABILITY";

@@ -5,7 +5,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { utcDay } from "../src/instant";
+import { utcDay } from "../src/lib/dates";
 import { startBenchServer } from "./bench-server";
 import type { CodeRun } from "./code-worker";
 import { apiTargets, prepareApi, wholeNumber } from "./setup";

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { utcDay } from "../src/instant";
+import { utcDay } from "../src/lib/dates";
 import { cpuOf } from "./cpu";
 import { ITEM_NAMES, itemsOfDump } from "./instruction-items";
 import { SETTLE_MS, sleep } from "./measure";

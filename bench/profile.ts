@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { utcDay } from "../src/instant";
+import { utcDay } from "../src/lib/dates";
 import { startBenchServer } from "./bench-server";
 import { cpuOf, difference } from "./cpu";
 import { apiTargets, MIN_PETS, prepareApi, wholeNumber } from "./setup";

@@ -4,7 +4,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { utcDay } from "../src/instant";
+import { utcDay } from "../src/lib/dates";
 import { measure } from "./measure";
 import { HEADER, loadsCsv, reportRows } from "./report";
 import { measureScale } from "./scale";

@@ -1,5 +1,5 @@
 // Whether a page deep into the listing costs what the first one does (keyset pagination).
-import { writeCursor } from "../src/cursor";
+import { writeCursor } from "../src/pets/cursor";
 import { check, median, p99, send, type Target, verdict } from "./targets";
 
 const SCALE_SAMPLES = 200;

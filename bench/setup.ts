@@ -5,8 +5,8 @@ import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { createKey } from "../scripts/keys";
+import { openStores } from "../scripts/lib/stores";
 import { seedPets } from "../scripts/seed";
-import { openStores } from "../scripts/stores";
 import { LIST_LIMIT } from "../src/schemas";
 import { page, status, type Target } from "./targets";
 

@@ -1,7 +1,7 @@
 // The Worker's bundle and startup CPU time, as `wrangler check startup` reports them.
 import path from "node:path";
-import { BUNDLE_BUDGET_KIB } from "../scripts/bundle-budget";
-import { wrangler } from "../scripts/wrangler";
+import { BUNDLE_BUDGET_KIB } from "../scripts/lib/bundle-budget";
+import { wrangler } from "../scripts/lib/wrangler";
 import { median, verdict } from "./targets";
 
 export const STARTUP_RUNS = 5;

@@ -6,7 +6,7 @@
 // A backup is `wrangler d1 export`: the schema, every row, and the record of the applied
 // migrations, so that a restored database takes later migrations as the original would.
 // It refuses to write over a file without --force, and a local state that holds no D1.
-// A restore first runs the file on a database in memory (scripts/dump-check.ts) and
+// A restore first runs the file on a database in memory (scripts/lib/check-dump.ts) and
 // refuses one that does not build every table and index of the migrations; then it runs
 // it on a database that has no tables yet (a new D1 database, or a fresh local state),
 // refusing any other, and prints each table's rows as the database then counts them.
@@ -27,10 +27,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { countRowsQuery, inspectDump } from "./dump-check";
-import { openLocalStores, openStores, type Stores } from "./stores";
-import { describeTarget, TARGET_OPTIONS, type Target, targetArgs, targetFrom } from "./target";
-import { wrangler } from "./wrangler";
+import { countRowsQuery, inspectDump } from "./lib/check-dump";
+import { openLocalStores, openStores, type Stores } from "./lib/stores";
+import { describeTarget, TARGET_OPTIONS, type Target, targetArgs, targetFrom } from "./lib/target";
+import { wrangler } from "./lib/wrangler";
 
 const USAGE = `Usage:
   npm run --silent backup  -- --output FILE [--force] [--env staging|production --remote | --persist-to DIR]

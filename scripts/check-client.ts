@@ -4,8 +4,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { GET_PET_SUNSET } from "../client/src/wire";
-import { bundleClient, CLIENT_BUDGET_BYTES, checkClientBudget } from "./client-bundle";
 import { staleClientFiles } from "./client-types";
+import { bundleClient, CLIENT_BUDGET_BYTES, checkClientBudget } from "./lib/client-bundle";
 
 /** The @deprecated line of getPet in the client's source, which types show to its callers. */
 const deprecatedNote = () =>

@@ -8,8 +8,8 @@
 // Verify with `npx wrangler d1 info <database> --env <env>`: read_replication.mode.
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { DEPLOYED_ENVIRONMENTS } from "./target";
-import { workerConfig } from "./wrangler";
+import { DEPLOYED_ENVIRONMENTS } from "./lib/target";
+import { workerConfig } from "./lib/wrangler";
 
 const DEFAULT_API = "https://api.cloudflare.com/client/v4";
 

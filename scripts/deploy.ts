@@ -23,14 +23,14 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { MIN_SECRET_BYTES } from "../src/cursor";
-import { BUNDLE_BUDGET_KIB, checkBundleBudget } from "./bundle-budget";
-import { configProblems, type EnvironmentConfig, shortSecrets } from "./config-check";
-import { parseRolloutSoak, parseRolloutSteps, rollOut } from "./rollout";
+import { MIN_SECRET_BYTES } from "../src/pets/cursor";
+import { BUNDLE_BUDGET_KIB, checkBundleBudget } from "./lib/bundle-budget";
+import { configProblems, type EnvironmentConfig, shortSecrets } from "./lib/check-config";
+import { parseRolloutSoak, parseRolloutSteps, rollOut } from "./lib/rollout";
+import { DEPLOYED_ENVIRONMENTS } from "./lib/target";
+import { REQUIRED_SECRET, servingVersion, uploadVersion, withSecretsFile } from "./lib/versions";
+import { runWrangler, workerConfig, wrangler } from "./lib/wrangler";
 import { runSmokeTest, smokeTarget, versionOverride } from "./smoke";
-import { DEPLOYED_ENVIRONMENTS } from "./target";
-import { REQUIRED_SECRET, servingVersion, uploadVersion, withSecretsFile } from "./versions";
-import { runWrangler, workerConfig, wrangler } from "./wrangler";
 
 /** What wrangler says when it has no credentials (no login, no CLOUDFLARE_API_TOKEN) or Cloudflare refuses them. */
 const NOT_AUTHENTICATED = /CLOUDFLARE_API_TOKEN|not (logged in|authenticated)|wrangler login|Authentication error/i;

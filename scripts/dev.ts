@@ -6,10 +6,10 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createKey, keyExists } from "./keys";
-import { applyLocalMigrations } from "./local-migrations";
-import { openLocalStores, type Stores } from "./stores";
-import type { Target } from "./target";
-import { spawnWrangler } from "./wrangler";
+import { applyLocalMigrations } from "./lib/local-migrations";
+import { openLocalStores, type Stores } from "./lib/stores";
+import type { Target } from "./lib/target";
+import { spawnWrangler } from "./lib/wrangler";
 
 const passThrough = process.argv.slice(2);
 const { values } = parseArgs({

@@ -9,7 +9,7 @@
 // Each also takes --env staging|production with --remote, or, locally, --persist-to <dir>:
 // the local KV and D1 of a `wrangler dev --persist-to <dir>` (or `npm run dev -- --persist-to
 // <dir>`) instead of the ones under .wrangler/state, as the e2e tests and the bench keep
-// scratch state. Every argument is checked (scripts/key-arguments.ts) before anything is
+// scratch state. Every argument is checked (scripts/lib/key-arguments.ts) before anything is
 // read or written.
 import { pathToFileURL } from "node:url";
 import {
@@ -20,16 +20,16 @@ import {
   KNOWN_KEY_TTL_MS,
   KV_CACHE_TTL_S,
   SCOPES,
-} from "../src/api-keys";
-import { clock, type KeyCommand, parseKeyArguments } from "./key-arguments";
-import { keyTable, printable } from "./key-list";
-import { openStores, type Stores } from "./stores";
-import { describeTarget, type Target } from "./target";
+} from "../src/keys/api-key";
+import { clock, type KeyCommand, parseKeyArguments } from "./lib/key-arguments";
+import { keyTable, printable } from "./lib/key-list";
+import { openStores, type Stores } from "./lib/stores";
+import { describeTarget, type Target } from "./lib/target";
 
 /**
  * How long after a change to a key's record every isolate acts on it: an isolate keeps a
  * record it read for KNOWN_KEY_TTL_MS, and a deployed KV serves one from its edge cache
- * for KV_CACHE_TTL_S more (src/api-keys.ts).
+ * for KV_CACHE_TTL_S more (src/keys/api-key.ts).
  */
 const seenEverywhereAfterMs = (target: Target) => KNOWN_KEY_TTL_MS + (target.remote ? KV_CACHE_TTL_S * 1000 : 0);
 

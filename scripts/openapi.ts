@@ -2,20 +2,20 @@
 // fails when the committed copy differs from what the code describes, so the document
 // the Worker serves can never fall behind it.
 //
-// These files only assemble (this one the document, scripts/openapi-schemas.ts its
-// schemas, scripts/openapi-operations.ts each operation): each operation's description
+// These files only assemble (this one the document, scripts/lib/openapi-schemas.ts its
+// schemas, scripts/lib/openapi-operations.ts each operation): each operation's description
 // lives beside its route (src/routes/*.openapi.ts), what they share in
-// src/routes/common.openapi.ts, and the schemas and their wording in src/schemas.ts,
+// src/document/common.openapi.ts, and the schemas and their wording in src/schemas.ts,
 // which zod converts to JSON Schema in Node, so that none of it reaches the Worker's bundle.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { OpenAPIV3_1 } from "openapi-types";
-import { ERROR_STATUS } from "../src/error-codes";
-import { API, BEARER_AUTH, OPENAPI_VERSION, SERVERS, TAGS } from "../src/routes/common.openapi";
-import { REQUEST_HEADERS, RESPONSE_HEADERS, type ResponseHeader } from "../src/routes/headers.openapi";
-import { BODY_EXAMPLES } from "../src/routes/pets.openapi";
-import { errorStatusesOf, headerExample, operationObject, sharedErrorResponses } from "./openapi-operations";
-import { componentSchemas, OPERATIONS } from "./openapi-schemas";
+import { API, BEARER_AUTH, OPENAPI_VERSION, SERVERS, TAGS } from "../src/document/common.openapi";
+import { REQUEST_HEADERS, RESPONSE_HEADERS, type ResponseHeader } from "../src/document/headers.openapi";
+import { ERROR_STATUS } from "../src/http/error-codes";
+import { BODY_EXAMPLES } from "../src/pets/routes.openapi";
+import { errorStatusesOf, headerExample, operationObject, sharedErrorResponses } from "./lib/openapi-operations";
+import { componentSchemas, OPERATIONS } from "./lib/openapi-schemas";
 
 // A new error code that no operation answers cannot go unnoticed.
 const documented = new Set(OPERATIONS.flatMap(errorStatusesOf));

@@ -15,8 +15,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import type { PetStatus } from "../src/schemas";
-import { targetArgs } from "./target";
-import { wrangler } from "./wrangler";
+import { targetArgs } from "./lib/target";
+import { wrangler } from "./lib/wrangler";
 
 export const PENDING_PETS = 10;
 // Rows per INSERT: each statement stays around 15 KB, well below SQLite's and D1's

@@ -12,9 +12,9 @@
 // of a scratch `npm run dev`. scripts/deploy.ts runs it after a deploy when configured.
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { API_KEY_PATTERN, isWellFormedApiKey } from "../src/api-keys";
-import { DEPLOYED_ENVIRONMENTS } from "./target";
-import { workerConfig } from "./wrangler";
+import { API_KEY_PATTERN, isWellFormedApiKey } from "../src/keys/api-key";
+import { DEPLOYED_ENVIRONMENTS } from "./lib/target";
+import { workerConfig } from "./lib/wrangler";
 
 type SmokeTarget = { baseUrl: string; key: string; versionOverride?: string };
 

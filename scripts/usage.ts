@@ -3,10 +3,10 @@
 // Who still calls the deprecated operations: per API key (its label and the start of
 // its hash), each operation's calls in the last N days (default 30, today included) and
 // the last call, most recent first. What an operator sends to the teams before a
-// sunset. The Worker records the calls (src/deprecation.ts) right after answering them.
+// sunset. The Worker records the calls (src/deprecation/deprecated-operation.ts) right after answering them.
 import { parseArgs } from "node:util";
-import { openStores } from "./stores";
-import { describeTarget, TARGET_OPTIONS, targetFrom } from "./target";
+import { openStores } from "./lib/stores";
+import { describeTarget, TARGET_OPTIONS, targetFrom } from "./lib/target";
 
 type Usage = { key_label: string; api_key_hash: string; operation: string; calls: number; last_call_at: number };
 

@@ -1,19 +1,9 @@
-import type { ApiKeyRecord } from "./api-keys";
-import type { RequestDatabase } from "./db/client";
-import type { ErrorCode } from "./error-codes";
-
-/** Variables are read with `c.get(name)`: `c.var` builds an object of them all on every read. */
-export type AppEnv = {
-  Bindings: CloudflareBindings;
-  Variables: {
-    /** The caller's key record, and the key's hash: the caller's identity for rate limits and idempotency. */
-    apiKey: ApiKeyRecord & { hash: string };
-    /** The request's D1 session, opened on first query (cache hits never open one). */
-    db: RequestDatabase;
-    requestId: string;
-    /** The code of an error answer, for the log line (src/errors.ts writes every error body). */
-    errorCode: ErrorCode;
-    /** Whether a read of pets was answered from this isolate's memory (src/pet-cache.ts). */
-    isolateCache: "hit" | "miss";
-  };
-};
+/**
+ * The app's Hono environment: the Worker's bindings. Each request variable is declared by the
+ * concern that sets it, beside the code that sets it, as Hono's `ContextVariableMap` (so that no
+ * concern imports this file's neighbours for a type): `requestId` (src/http/request-log.ts),
+ * `errorCode` (src/http/errors.ts), `apiKey` (src/keys/authenticate.ts), `db` (src/db/session.ts)
+ * and `isolateCache` (src/pets/cache.ts). Variables are read with `c.get(name)`: `c.var` builds
+ * an object of them all on every read.
+ */
+export type AppEnv = { Bindings: CloudflareBindings };

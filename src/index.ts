@@ -1,36 +1,8 @@
-import { Hono } from "hono";
-import { methodNotAllowed } from "hono/method-not-allowed";
-import { apiCors, DOCUMENT_PATH, documentCors } from "./cors";
+import { app } from "./app";
 import { createDatabase } from "./db/client";
-import { deleteExpiredIdempotencyKeys } from "./db/pets";
-import { deleteOldDeprecatedCalls } from "./deprecated-usage";
-import { markDeprecatedOperations } from "./deprecation";
-import type { AppEnv } from "./env";
-import { handleError, handleMethodNotAllowed, handleNotFound } from "./errors";
-import { messagesOf } from "./faults";
-import { requestLog } from "./request-log";
-import { noStore } from "./response-headers";
-import { documentationRoutes } from "./routes/documentation";
-import { petRoutes } from "./routes/pets";
-
-export const app = new Hono<AppEnv>();
-
-app.use(requestLog);
-// Outside methodNotAllowed, so that its 405s carry these headers too. "/v1/pets/*"
-// matches /v1/pets itself and every path under it, unknown ones included.
-app.use("/v1/pets/*", noStore);
-markDeprecatedOperations(app);
-// Before the 405 handling (a preflight is an OPTIONS) and before authentication.
-app.use("/v1/*", apiCors(app));
-app.use(DOCUMENT_PATH, documentCors);
-app.use(methodNotAllowed({ app, onMethodNotAllowed: handleMethodNotAllowed }));
-app.route("/v1", documentationRoutes);
-const routes = app.route("/v1/pets", petRoutes);
-app.notFound(handleNotFound);
-app.onError(handleError);
-
-/** The API's routes and their types, for a typed client: `hc<AppType>(baseUrl)`. */
-export type AppType = typeof routes;
+import { deleteOldDeprecatedCalls } from "./deprecation/usage";
+import { messagesOf } from "./lib/faults";
+import { deleteExpiredIdempotencyKeys } from "./pets/queries";
 
 export default {
   fetch: app.fetch,

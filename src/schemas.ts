@@ -106,7 +106,7 @@ const integerString = <T extends z.ZodMiniType<number, number>>(rule: string, sc
   z.pipe(z.pipe(z.string().check(z.regex(/^[0-9]+$/, expected(rule))), z.transform(Number)), schema);
 
 export const CURSOR_RULE = "the cursor of a next link from a previous page";
-/** A payload of up to 64 base64url characters, a dot, and a signature of 43 (src/cursor.ts). */
+/** A payload of up to 64 base64url characters, a dot, and a signature of 43 (src/pets/cursor.ts). */
 export const CURSOR_MAX_LENGTH = 64 + 1 + 43;
 export const LIMIT_RULE = `an integer from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}`;
 export const listPetsQuerySchema = z.strictObject({

@@ -3,8 +3,9 @@
 // binding, var and secret the Worker reads, and each limiter at the limits that the
 // docs state (DEPLOYED_LIMITS). A missing one would not fail the deploy; it would switch
 // something off at run time.
-import { MIN_SECRET_BYTES } from "../src/cursor";
-import { DEPLOYED_LIMITS } from "../src/rate-limit";
+
+import { DEPLOYED_LIMITS } from "../../src/http/rate-limit";
+import { MIN_SECRET_BYTES } from "../../src/pets/cursor";
 
 /** What src/ reads of its environment. */
 export const WORKER_NEEDS = {

@@ -5,7 +5,7 @@ import { build } from "esbuild";
 /** The client's size, minified and gzipped, that a change may not exceed: it ships inside its callers. */
 export const CLIENT_BUDGET_BYTES = 4 * 1024;
 
-const ENTRY = path.resolve(import.meta.dirname, "../client/src/index.ts");
+const ENTRY = path.resolve(import.meta.dirname, "../../client/src/index.ts");
 
 /** The client as one minified ES module, as a caller's bundler makes of it (and as a page loads it). */
 export const bundleClient = async (): Promise<string> => {

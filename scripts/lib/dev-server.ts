@@ -3,7 +3,7 @@
 // run time (others may be running wrangler dev on 8787 and elsewhere), on a state
 // directory of its own (never the developer's .wrangler/state), in a process group of
 // its own so that wrangler and its workerd stop together, and stopped when this
-// process exits, fails or is interrupted (scripts/supervise.ts).
+// process exits, fails or is interrupted (scripts/lib/supervise.ts).
 import { type SpawnOptions, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -48,7 +48,7 @@ type DevServerOptions = {
   probe?: { path: string; isOurs: (response: Response) => boolean };
 };
 
-const ROOT = path.resolve(import.meta.dirname, "..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 const READY_TIMEOUT_MS = 90_000;
 const ATTEMPTS = 3;
 const DEFAULT_PROBE = { path: "/v1/openapi.json", isOurs: (response: Response) => response.ok };

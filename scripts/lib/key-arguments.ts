@@ -1,8 +1,8 @@
 // What `npm run key:<command>` was asked to do, checked whole before anything is read or
 // written: the command, its argument, its options, the target and the clock.
 import { parseArgs } from "node:util";
-import { API_KEY_PATTERN, hashApiKey, SCOPES, type Scope } from "../src/api-keys";
-import { parseInstant } from "../src/instant";
+import { API_KEY_PATTERN, hashApiKey, SCOPES, type Scope } from "../../src/keys/api-key";
+import { parseInstant } from "../../src/lib/dates";
 import { DURATION, MAX_DURATION, parseDuration } from "./duration";
 import { TARGET_OPTIONS, type Target, targetFrom } from "./target";
 

@@ -1,6 +1,6 @@
 // What `npm run key:list` prints: every key's record from KV's listing, with its day of
 // last use from D1, as a table whose cells are printable whoever wrote the labels.
-import { type ApiKeyRecord, SCOPES } from "../src/api-keys";
+import { type ApiKeyRecord, SCOPES } from "../../src/keys/api-key";
 import type { Stores } from "./stores";
 import { describeTarget, type Target } from "./target";
 
@@ -8,7 +8,7 @@ import { describeTarget, type Target } from "./target";
 export const printable = (text: string) =>
   text.replaceAll(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (character) => `\\u{${character.codePointAt(0)?.toString(16)}}`);
 
-/** Each key's last day of use, from D1 (src/key-last-used.ts); empty, with a note, if it cannot be read. */
+/** Each key's last day of use, from D1 (src/keys/last-used.ts); empty, with a note, if it cannot be read. */
 const lastUsedDays = async (stores: Stores, target: Target): Promise<{ days: Map<string, string>; note?: string }> => {
   try {
     const rows = await stores.query<{ api_key_hash: string; day: string }>(

@@ -2,12 +2,12 @@
 // --local` does (and wrangler's own test harness, through a binding as here): the same
 // bookkeeping table, rows and order, so that either sees what the other applied.
 // `npm run dev` applies them so through the runtime it opens anyway for its key, instead
-// of a wrangler process of its own (about 7 s of CPU). test/node/migrations.test.ts checks
+// of a wrangler process of its own (about 7 s of CPU). test/node/scripts/migrations.test.ts checks
 // that wrangler.toml still names this folder and wrangler's default table.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
-export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, "..", "drizzle");
+export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, "../..", "drizzle");
 const TABLE = "d1_migrations";
 
 /** The migrations of drizzle/, by file name, in the order they apply. */

@@ -2,7 +2,6 @@
 // their headers and examples, and a reference for each error status it answers to the
 // one shared response of that status (components.responses), built here too.
 import type { OpenAPIV3_1 } from "openapi-types";
-import { ERROR_STATUS } from "../src/error-codes";
 import {
   COMMON_ERRORS,
   ERROR_RESPONSES,
@@ -11,9 +10,10 @@ import {
   type OperationSpec,
   type ResponseSpec,
   ref,
-} from "../src/routes/common.openapi";
-import { EVERY_RESPONSE, RESPONSE_HEADERS, type ResponseHeader } from "../src/routes/headers.openapi";
-import { BODY_EXAMPLES } from "../src/routes/pets.openapi";
+} from "../../src/document/common.openapi";
+import { EVERY_RESPONSE, RESPONSE_HEADERS, type ResponseHeader } from "../../src/document/headers.openapi";
+import { ERROR_STATUS } from "../../src/http/error-codes";
+import { BODY_EXAMPLES } from "../../src/pets/routes.openapi";
 import { ERROR_CODES, inputs, type JsonSchema, outputs } from "./openapi-schemas";
 
 /** Parameters as the handler receives them (`limit` is an integer), required as zod requires them. */
@@ -45,7 +45,7 @@ const withExample = (content: ResponseSpec["content"], example: Example | undefi
 
 /**
  * A successful answer's example is its schema's, kept once in components.examples. Once
- * also because test/conformance.ts reads the document with @cfworker/json-schema, which
+ * also because test/helpers/conformance.ts reads the document with @cfworker/json-schema, which
  * takes an `id` member anywhere in it for a draft-04 schema id, and refuses two equal ones.
  */
 const sharedExample = (content: NonNullable<ResponseSpec["content"]>): Example => {

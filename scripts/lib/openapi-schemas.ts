@@ -2,11 +2,11 @@
 // schemas of src/schemas.ts (with their wording), and of each operation's parameters.
 import * as z from "zod/mini";
 import type { $ZodType } from "zod/v4/core";
-import { CURSOR_SHAPE } from "../src/cursor";
-import { ERROR_STATUS } from "../src/error-codes";
-import { ref } from "../src/routes/common.openapi";
-import { DOCUMENTATION_OPERATIONS } from "../src/routes/documentation.openapi";
-import { PET_OPERATIONS } from "../src/routes/pets.openapi";
+import { ref } from "../../src/document/common.openapi";
+import { DOCUMENTATION_OPERATIONS } from "../../src/document/routes.openapi";
+import { ERROR_STATUS } from "../../src/http/error-codes";
+import { CURSOR_SHAPE } from "../../src/pets/cursor";
+import { PET_OPERATIONS } from "../../src/pets/routes.openapi";
 import {
   documentWording,
   errorSchema,
@@ -16,7 +16,7 @@ import {
   petSchema,
   petStatusSchema,
   petsSchema,
-} from "../src/schemas";
+} from "../../src/schemas";
 
 export const OPERATIONS = [...PET_OPERATIONS, ...DOCUMENTATION_OPERATIONS];
 
@@ -59,7 +59,7 @@ export const outputs = convert("output", {
   ...parameterSchemas,
 });
 export const inputs = convert("input", { NewPet: newPetSchema, PetStatus: petStatusSchema, ...parameterSchemas });
-// A cursor's shape is checked where it is read (src/cursor.ts), to say "not a cursor this service issued".
+// A cursor's shape is checked where it is read (src/pets/cursor.ts), to say "not a cursor this service issued".
 for (const converted of [inputs, outputs])
   Object.assign(converted.listPets?.properties.cursor, { pattern: CURSOR_SHAPE.source });
 

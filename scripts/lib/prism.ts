@@ -1,13 +1,13 @@
 // Runs Prism (@stoplight/prism-cli), the OpenAPI mock server and validating proxy, for
 // the tests: a free port of 127.0.0.1, a process group of its own, stopped when this
-// process ends (scripts/supervise.ts), and quiet: what it prints is kept
+// process ends (scripts/lib/supervise.ts), and quiet: what it prints is kept
 // for the message of a failure.
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { freePort, supervise } from "./supervise";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 // The CLI's own entry, run by this Node: its bin shim would pick whichever `node` is on the PATH.
 const CLI = createRequire(import.meta.url).resolve("@stoplight/prism-cli");
 const READY_TIMEOUT_MS = 60_000;

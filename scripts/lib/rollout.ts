@@ -1,6 +1,6 @@
 // Production's gradual rollout: which shares of traffic a new version gets in turn, and
 // the order of deploys, smoke tests and waits that moves it there or back
-// (scripts/deploy.ts hands it wrangler and the smoke test; test/node/deploy.test.ts, stand-ins).
+// (scripts/deploy.ts hands it wrangler and the smoke test; test/node/scripts/deploy.test.ts, stand-ins).
 import { MAX_DURATION, parseDuration } from "./duration";
 
 /** The shares of traffic, in percent, that a new version gets in turn: rising, ending at 100. */

@@ -25,7 +25,7 @@ export type Stores = {
 /** Local stores also hand over the database itself (scripts/dev.ts migrates it). */
 export type LocalStores = Stores & { database: D1Database };
 
-const ROOT = path.resolve(import.meta.dirname, "..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 const KV = ["--binding", "API_KEYS"];
 
 const remoteStores = (target: Target): Stores => {

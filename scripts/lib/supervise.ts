@@ -1,7 +1,7 @@
 // Children that must not outlive this process: each in a process group of its own
 // (spawned `detached`), so that a server and what it started stop together; all of them
 // killed, and their scratch directories removed, when this process exits, fails or is
-// interrupted. And free ports for them. Shared by scripts/dev-server.ts and scripts/prism.ts.
+// interrupted. And free ports for them. Shared by scripts/lib/dev-server.ts and scripts/lib/prism.ts.
 import type { ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import { createServer } from "node:net";

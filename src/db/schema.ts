@@ -31,7 +31,7 @@ export const pets = sqliteTable(
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
   {
-    /** The caller's (callerId in src/api-keys.ts): the first key's hash, shared by the keys rolled from it. */
+    /** The caller's (callerId in src/keys/api-key.ts): the first key's hash, shared by the keys rolled from it. */
     apiKeyHash: text().notNull(),
     idempotencyKey: text().notNull(),
     /** SHA-256 of the validated request body, to tell a retry from a reuse. */
@@ -74,7 +74,7 @@ export const deprecatedCalls = sqliteTable(
 
 /**
  * The last UTC day each API key was used (`npm run key:list` shows it): written at most
- * once per key, isolate and day, in the background (src/key-last-used.ts). Apart from
+ * once per key, isolate and day, in the background (src/keys/last-used.ts). Apart from
  * the key's KV record, so that no write of it can race a revocation.
  */
 export const apiKeyLastUsed = sqliteTable("api_key_last_used", {

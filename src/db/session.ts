@@ -1,7 +1,14 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { D1_DEADLINE_MS, retryTransient, withDeadline } from "../faults";
-import { createSessionDatabase, emptyD1Usage } from "./client";
+import { D1_DEADLINE_MS, retryTransient, withDeadline } from "../lib/faults";
+import { createSessionDatabase, emptyD1Usage, type RequestDatabase } from "./client";
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** The request's D1 session, opened on first query (cache hits never open one). */
+    db: RequestDatabase;
+  }
+}
 
 export const BOOKMARK_HEADER = "x-d1-bookmark";
 

@@ -1,4 +1,4 @@
-import { MAX_TIME_MS, parseInstant } from "./instant";
+import { MAX_TIME_MS, parseInstant } from "../lib/dates";
 
 // Brownouts of a deprecated operation: ISO 8601 intervals, "<start>/<end>" or
 // "<start>/<duration>", separated by spaces or commas, in the operation's var

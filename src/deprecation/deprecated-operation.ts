@@ -1,13 +1,13 @@
 import type { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../env";
+import { ApiError } from "../http/errors";
 import { brownoutAt } from "./brownouts";
-import { countDeprecatedCall } from "./deprecated-usage";
-import type { AppEnv } from "./env";
-import { ApiError } from "./errors";
+import { countDeprecatedCall } from "./usage";
 
 // Deprecated operations, and the life of each as the service runs it: headers on every
-// answer, the count of who still calls it (src/deprecated-usage.ts), 410 during the
-// brownouts of its setting (src/brownouts.ts), and 410 for good from its Sunset instant
+// answer, the count of who still calls it (src/deprecation/usage.ts), 410 during the
+// brownouts of its setting (src/deprecation/brownouts.ts), and 410 for good from its Sunset instant
 // on, with no deploy on the day. The OpenAPI
 // description (src/routes/*.openapi.ts) reads its dates and messages from here too.
 

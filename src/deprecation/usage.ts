@@ -1,11 +1,11 @@
 import { lt, sql } from "drizzle-orm";
 import type { Context } from "hono";
-import { CACHE_SHARES, estimateBytes } from "./bounded-cache";
-import { createDatabase, type Database } from "./db/client";
-import { deprecatedCalls } from "./db/schema";
-import type { AppEnv } from "./env";
-import { messagesOf, withDeadline } from "./faults";
-import { DAY_MS, utcDay } from "./instant";
+import { createDatabase, type Database } from "../db/client";
+import { deprecatedCalls } from "../db/schema";
+import type { AppEnv } from "../env";
+import { CACHE_SHARES, estimateBytes } from "../lib/bounded-cache";
+import { DAY_MS, utcDay } from "../lib/dates";
+import { messagesOf, withDeadline } from "../lib/faults";
 
 // Who still calls a deprecated operation: counted in the isolate, written after the response, at most once per
 // FLUSH_INTERVAL_MS (sooner only when a batch is full), each flush one bounded batch

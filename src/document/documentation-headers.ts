@@ -11,5 +11,5 @@ export const PAGE_CONTENT_SECURITY_POLICY =
 /** The longest If-None-Match compared with the document's ETag: a few ETags; a longer one is answered in full. */
 export const IF_NONE_MATCH_MAX_LENGTH = 1024;
 
-/** The reference page's bound, checked on every page the tests fetch (test/conformance.ts): about 190 KB today. */
+/** The reference page's bound, checked on every page the tests fetch (test/helpers/conformance.ts): about 190 KB today. */
 export const PAGE_MAX_LENGTH = 512 * 1024;

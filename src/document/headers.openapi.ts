@@ -2,13 +2,13 @@
 // headers as shared components, each with its example (a `const` is its own example).
 // Imported by the generator (scripts/openapi.ts) only.
 import type { OpenAPIV3_1 } from "openapi-types";
-import { BEARER_CHALLENGE, KEY_EXPIRATION_HEADER } from "../auth";
-import { EXPOSED_HEADERS } from "../cors";
 import { BOOKMARK_HEADER } from "../db/session";
-import { DEPRECATIONS, deprecationHeaders } from "../deprecation";
-import { UNAVAILABLE_RETRY_AFTER_S } from "../errors";
-import { RATE_LIMIT_PERIOD_S, RATE_LIMIT_POLICY_HEADER, rateLimitPolicy } from "../rate-limit";
-import { REQUEST_ID_MAX_LENGTH, SANE_REQUEST_ID } from "../request-log";
+import { DEPRECATIONS, deprecationHeaders } from "../deprecation/deprecated-operation";
+import { EXPOSED_HEADERS } from "../http/cors";
+import { UNAVAILABLE_RETRY_AFTER_S } from "../http/errors";
+import { RATE_LIMIT_PERIOD_S, RATE_LIMIT_POLICY_HEADER, rateLimitPolicy } from "../http/rate-limit";
+import { REQUEST_ID_MAX_LENGTH, SANE_REQUEST_ID } from "../http/request-log";
+import { BEARER_CHALLENGE, KEY_EXPIRATION_HEADER } from "../keys/authenticate";
 import {
   BOOKMARK,
   BOOKMARK_LENGTH,

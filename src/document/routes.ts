@@ -1,14 +1,14 @@
 import { Hono } from "hono";
 import openapi from "../../openapi.json";
 import type { AppEnv } from "../env";
-import { renderReferencePage } from "../reference-page";
-import type { OpenApi } from "../reference-page/document";
-import { sha256Hex } from "../sha256";
+import { sha256Hex } from "../lib/sha256";
 import {
   DOCUMENT_CACHE_CONTROL,
   IF_NONE_MATCH_MAX_LENGTH,
   PAGE_CONTENT_SECURITY_POLICY,
 } from "./documentation-headers";
+import { renderReferencePage } from "./reference-page";
+import type { OpenApi } from "./reference-page/document";
 
 // The OpenAPI document and its reference page: public (they describe, they do not
 // operate). The document is generated in Node (`npm run openapi`) and imported as

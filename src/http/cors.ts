@@ -1,7 +1,7 @@
 import type { Context, Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { TrieRouter } from "hono/router/trie-router";
-import type { AppEnv } from "./env";
+import type { AppEnv } from "../env";
 
 // Pages on other origins call the API from the browser with the key in Authorization.
 // src/index.ts mounts these before authentication and rate limiting, so a preflight is

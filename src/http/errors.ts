@@ -3,10 +3,17 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { routePath } from "hono/route";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { AppEnv } from "./env";
+import type { AppEnv } from "../env";
+import { classifyD1Error, logDependencyFault } from "../lib/faults";
+import type { ErrorBody } from "../schemas";
 import { ERROR_STATUS, type ErrorCode } from "./error-codes";
-import { classifyD1Error, logDependencyFault } from "./faults";
-import type { ErrorBody } from "./schemas";
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** The code of an error answer, for the log line: every error body is written here. */
+    errorCode: ErrorCode;
+  }
+}
 
 const CODE_BY_STATUS = new Map<number, ErrorCode>(
   Object.entries(ERROR_STATUS).map(([code, status]) => [status, code as ErrorCode]),

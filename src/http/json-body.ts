@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "./env";
+import type { AppEnv } from "../env";
 import { ApiError, excerpt } from "./errors";
 
 // The rules for a JSON request body, checked in the order a client can fix them:

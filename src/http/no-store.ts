@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "./env";
+import type { AppEnv } from "../env";
 
 /**
  * Answers about pets are for the caller only: no shared or browser cache may keep them.

@@ -1,14 +1,14 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "./env";
+import type { AppEnv } from "../env";
+import { logDependencyFault, withDeadline } from "../lib/faults";
 import { ApiError } from "./errors";
-import { logDependencyFault, withDeadline } from "./faults";
 
 /** The `simple.period` of every [[ratelimits]] binding in wrangler.toml. */
 export const RATE_LIMIT_PERIOD_S = 60;
 /**
  * Each limiter's `simple` in a deployed environment, as docs/api.md and docs/keys.md
- * state them: scripts/config-check.ts refuses a wrangler.toml that differs.
+ * state them: scripts/lib/check-config.ts refuses a wrangler.toml that differs.
  */
 export const DEPLOYED_LIMITS = {
   RATE_LIMITER: { limit: 600, period: RATE_LIMIT_PERIOD_S },
@@ -40,7 +40,7 @@ const countInIsolate = (key: string): boolean => {
 
 /**
  * A limiter missing from the environment: not a fault that passes, a configuration that
- * `npm run check:deploy` refuses to ship (scripts/config-check.ts). Logged at error level
+ * `npm run check:deploy` refuses to ship (scripts/lib/check-config.ts). Logged at error level
  * once per isolate; RATE_LIMITER then lets requests through uncounted, AUTH_FAILURE_LIMITER
  * counts in the isolate (countInIsolate).
  */

@@ -1,6 +1,12 @@
 import { createMiddleware } from "hono/factory";
 import { routePath } from "hono/route";
-import type { AppEnv } from "./env";
+import type { AppEnv } from "../env";
+
+declare module "hono" {
+  interface ContextVariableMap {
+    requestId: string;
+  }
+}
 
 // A client's own request id is kept when it is a plain token, so that its logs and
 // ours can be joined; anything else is replaced rather than echoed into our logs.
@@ -43,7 +49,7 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
       d1RowsWritten: d1?.rowsWritten,
       d1DurationMs: d1?.durationMs,
       d1ServedByPrimary: d1?.servedByPrimary,
-      // D1 queries repeated after a transient fault (src/faults.ts); absent before authentication.
+      // D1 queries repeated after a transient fault (src/lib/faults.ts); absent before authentication.
       d1Retries: db?.retries,
     }),
   );

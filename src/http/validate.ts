@@ -2,7 +2,7 @@ import { zValidator } from "@hono/zod-validator";
 import type { MiddlewareHandler, ValidationTargets } from "hono";
 import { createMiddleware } from "hono/factory";
 import { type $ZodIssue, type $ZodObject, type $ZodType, type input, type output, safeParse } from "zod/v4/core";
-import type { AppEnv } from "./env";
+import type { AppEnv } from "../env";
 import { ApiError, excerpt } from "./errors";
 
 type Target = "json" | "query" | "param" | "header";

@@ -1,6 +1,11 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { matchedRoutes } from "hono/route";
+import type { AppEnv } from "../env";
+import { ApiError, excerpt, unavailable } from "../http/errors";
+import { isWithinLimit, RATE_LIMIT_PERIOD_S } from "../http/rate-limit";
+import { BoundedCache } from "../lib/bounded-cache";
+import { logDependencyFault, withDeadline } from "../lib/faults";
 import {
   type ApiKeyRecord,
   hasExpired,
@@ -10,13 +15,15 @@ import {
   KNOWN_KEY_TTL_MS,
   KV_CACHE_TTL_S,
   type Scope,
-} from "./api-keys";
-import { BoundedCache } from "./bounded-cache";
-import type { AppEnv } from "./env";
-import { ApiError, excerpt, unavailable } from "./errors";
-import { logDependencyFault, withDeadline } from "./faults";
-import { recordKeyUse } from "./key-last-used";
-import { isWithinLimit, RATE_LIMIT_PERIOD_S } from "./rate-limit";
+} from "./api-key";
+import { recordKeyUse } from "./last-used";
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** The caller's key record, and the key's hash: the caller's identity for rate limits and idempotency. */
+    apiKey: ApiKeyRecord & { hash: string };
+  }
+}
 
 // RFC 6750: the scheme is case-insensitive and the token is a b64token.
 const BEARER = /^bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
@@ -27,7 +34,7 @@ export const KEY_EXPIRATION_HEADER = "Api-Key-Expiration";
 
 /**
  * Unknown keys are remembered briefly, so that a newly created key works within seconds.
- * A known key is trusted for KNOWN_KEY_TTL_MS (src/api-keys.ts).
+ * A known key is trusted for KNOWN_KEY_TTL_MS (src/keys/api-key.ts).
  */
 export const UNKNOWN_KEY_TTL_MS = 5_000;
 /**

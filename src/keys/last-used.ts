@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
 import type { Context } from "hono";
-import { BoundedCache } from "./bounded-cache";
-import { createDatabase } from "./db/client";
-import { apiKeyLastUsed } from "./db/schema";
-import type { AppEnv } from "./env";
-import { logDependencyFault, withDeadline } from "./faults";
-import { DAY_MS, utcDay } from "./instant";
+import { createDatabase } from "../db/client";
+import { apiKeyLastUsed } from "../db/schema";
+import type { AppEnv } from "../env";
+import { BoundedCache } from "../lib/bounded-cache";
+import { DAY_MS, utcDay } from "../lib/dates";
+import { logDependencyFault, withDeadline } from "../lib/faults";
 
 // Which keys are still used, for `npm run key:list`: each key's last day of use, written
 // in the background (waitUntil) at most once per key, isolate and UTC day, so that no answer waits

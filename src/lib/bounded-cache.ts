@@ -3,7 +3,7 @@ const MiB = 1024 * 1024;
 /**
  * What this isolate may hold in its caches, estimated in bytes, and each cache's share:
  * well under the isolate's 128 MB, which the request being served, the runtime and the
- * code share. test/memory-budget.test.ts fills every cache with the worst case.
+ * code share. test/worker/faults/memory-budget.test.ts fills every cache with the worst case.
  */
 export const CACHE_BUDGET_BYTES = 16 * MiB;
 export const CACHE_SHARES = {

@@ -1,9 +1,9 @@
 import type { Context } from "hono";
-import type { AppEnv } from "./env";
+import type { AppEnv } from "../env";
 
 // Faults of D1, KV and the rate limiters, which the platform documents as transient:
 // D1's are told apart by their messages, and the retryable ones retried; calls that
-// may hang get a deadline. src/errors.ts answers what is left with 503 and Retry-After
+// may hang get a deadline. src/http/errors.ts answers what is left with 503 and Retry-After
 // (never 500, and never 401 for a key that may be valid).
 
 /**

@@ -1,7 +1,14 @@
-import { BoundedCache } from "./bounded-cache";
-import type { RequestDatabase } from "./db/client";
-import { findPet, listPets } from "./db/pets";
-import type { Pet, PetStatus } from "./schemas";
+import type { RequestDatabase } from "../db/client";
+import { BoundedCache } from "../lib/bounded-cache";
+import type { Pet, PetStatus } from "../schemas";
+import { findPet, listPets } from "./queries";
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** Whether a read of pets was answered from this isolate's memory. */
+    isolateCache: "hit" | "miss";
+  }
+}
 
 /**
  * THE SWITCH. The interface has no operation that changes or deletes a pet, and ids
@@ -9,7 +16,7 @@ import type { Pet, PetStatus } from "./schemas";
  * listing (a new pet gets a higher id and lands after it). Both are served from this
  * isolate's memory with no D1 query. Only a partial last page can grow, and it always
  * goes to D1. The day an update or delete operation is added, turn this off or
- * invalidate here: test/pet-cache.test.ts fails until then.
+ * invalidate here: test/worker/pets/pet-cache.test.ts fails until then.
  */
 export const IMMUTABLE_PETS_CACHE = true;
 

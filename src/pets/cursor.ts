@@ -1,6 +1,6 @@
-import { BoundedCache } from "./bounded-cache";
-import { ApiError } from "./errors";
-import { CURSOR_MAX_LENGTH, type PetStatus } from "./schemas";
+import { ApiError } from "../http/errors";
+import { BoundedCache } from "../lib/bounded-cache";
+import { CURSOR_MAX_LENGTH, type PetStatus } from "../schemas";
 
 // A pagination cursor is opaque to clients: the last id of the page it follows and
 // the status filter it belongs to, signed with HMAC-SHA-256 so that a cursor that

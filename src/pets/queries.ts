@@ -1,10 +1,10 @@
 import { and, asc, eq, gt, gte, lt, sql } from "drizzle-orm";
-import { messagesOf } from "../faults";
+import type { Database, RequestDatabase } from "../db/client";
+import { onSession, prepared } from "../db/prepared";
+import { idempotencyKeys, pets } from "../db/schema";
+import { messagesOf } from "../lib/faults";
+import { sha256Hex } from "../lib/sha256";
 import type { NewPet, Pet, PetStatus } from "../schemas";
-import { sha256Hex } from "../sha256";
-import type { Database, RequestDatabase } from "./client";
-import { onSession, prepared } from "./prepared";
-import { idempotencyKeys, pets } from "./schema";
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -21,7 +21,7 @@ const listingOf = (db: Database, byStatus: boolean) =>
     .prepare();
 const listing = prepared((db) => listingOf(db, false));
 const listingByStatus = prepared((db) => listingOf(db, true));
-/** The listing's query for a filter (test/query-plan.test.ts reads its plan). */
+/** The listing's query for a filter (test/worker/pets/query-plan.test.ts reads its plan). */
 export const listingQuery = (status: PetStatus | undefined) => (status ? listingByStatus() : listing());
 
 export const listPets = (
@@ -56,7 +56,7 @@ export const insertPet = (db: Database, pet: NewPet): Promise<Pet> =>
     return created;
   });
 
-/** `apiKeyHash`: the caller's id (callerId in src/api-keys.ts), under which its keys are recorded. */
+/** `apiKeyHash`: the caller's id (callerId in src/keys/api-key.ts), under which its keys are recorded. */
 type IdempotentRequest = { apiKeyHash: string; idempotencyKey: string; now: number };
 type IdempotentOutcome = { pet: Pet; replayed: boolean; sameRequest: boolean };
 

@@ -1,12 +1,15 @@
 // The OpenAPI description of the operations in ./pets.ts, with the examples that the
 // reference page shows and that mocks such as Prism's answer. Only the generator
-// (scripts/openapi.ts) and the tests import this. test/openapi-examples.test.ts checks every
+// (scripts/openapi.ts) and the tests import this. test/worker/document/openapi-examples.test.ts checks every
 // example against its schema and replays each error's request for that exact body.
-import type { Scope } from "../api-keys";
-import { DEPRECATIONS, deprecationHeaders, removedMessage } from "../deprecation";
-import { UNAVAILABLE_RETRY_AFTER_S } from "../errors";
-import { MAX_BODY_BYTES } from "../json-body";
-import { RATE_LIMIT_PERIOD_S } from "../rate-limit";
+
+import { DEPRECATIONS, deprecationHeaders, removedMessage } from "../deprecation/deprecated-operation";
+import { errorExample, json, type OperationSpec, parameters, ref } from "../document/common.openapi";
+import type { ResponseHeader } from "../document/headers.openapi";
+import { UNAVAILABLE_RETRY_AFTER_S } from "../http/errors";
+import { MAX_BODY_BYTES } from "../http/json-body";
+import { RATE_LIMIT_PERIOD_S } from "../http/rate-limit";
+import type { Scope } from "../keys/api-key";
 import {
   CURSOR_RULE,
   documentWording,
@@ -17,8 +20,6 @@ import {
   type Pet,
   petParamsSchema,
 } from "../schemas";
-import { errorExample, json, type OperationSpec, parameters, ref } from "./common.openapi";
-import type { ResponseHeader } from "./headers.openapi";
 
 // The reference page's curl line for createPet sends newPet, and creates rex.
 const newPet = { name: "Rex", categoryId: 1, status: "available" } satisfies NewPet;

@@ -1,15 +1,13 @@
 import { Hono } from "hono";
-import { callerId } from "../api-keys";
-import { requireApiKey, requireScope } from "../auth";
-import { readCursor, writeCursor } from "../cursor";
-import { insertPet, insertPetOnce } from "../db/pets";
 import { withSession } from "../db/session";
-import { deprecatedOperation } from "../deprecation";
+import { deprecatedOperation } from "../deprecation/deprecated-operation";
 import type { AppEnv } from "../env";
-import { ApiError } from "../errors";
-import { jsonBody } from "../json-body";
-import { cachePet, readPage, readPet } from "../pet-cache";
-import { rateLimit } from "../rate-limit";
+import { ApiError } from "../http/errors";
+import { jsonBody } from "../http/json-body";
+import { rateLimit } from "../http/rate-limit";
+import { validate, validateOptional } from "../http/validate";
+import { callerId } from "../keys/api-key";
+import { requireApiKey, requireScope } from "../keys/authenticate";
 import {
   createPetHeadersSchema,
   listPetsQuerySchema,
@@ -18,7 +16,9 @@ import {
   petParamsSchema,
   sessionHeadersSchema,
 } from "../schemas";
-import { validate, validateOptional } from "../validate";
+import { cachePet, readPage, readPet } from "./cache";
+import { readCursor, writeCursor } from "./cursor";
+import { insertPet, insertPetOnce } from "./queries";
 
 /**
  * RFC 8288: the request's own URL (as the runtime hands it over, already normalised) with

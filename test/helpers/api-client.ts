@@ -1,13 +1,13 @@
 import { expect } from "vitest";
-import type { NewPet, Pet } from "../src/schemas";
+import type { NewPet, Pet } from "../../src/schemas";
 
 export { expectError, expectUnavailable } from "./error-body";
 
-// The one test client, for the suite in workerd (test/helpers.ts: `call`, through the
-// Worker's fetch) and the suites over HTTP (test/e2e/client.ts: `api`, on a real
+// The one test client, for the suite in workerd (test/helpers/index.ts: `call`, through the
+// Worker's fetch) and the suites over HTTP (test/e2e/helpers/client.ts: `api`, on a real
 // connection): the same requests, the same createPet, the same reading of next links
 // and of error bodies. The workerd transport checks every answer against openapi.json
-// (test/conformance.ts); the HTTP one does when it runs through Prism (npm run test:contract).
+// (test/helpers/conformance.ts); the HTTP one does when it runs through Prism (npm run test:contract).
 
 export type RequestOptions = RequestInit & {
   /** The API key for `Authorization: Bearer`; none when null (or, in workerd, when absent). */

@@ -6,7 +6,7 @@ import { vi } from "vitest";
 // vitest.config.ts), so each starts here as it would alone: the Worker's modules
 // evaluated afresh (an isolate of its own: empty caches, no pending usage counts) on
 // empty storage, the migrations applied. The limiters keep their counts: each file is a
-// client address of its own (test/helpers.ts).
+// client address of its own (test/helpers/index.ts).
 vi.resetModules();
 
 const { TEST_MIGRATIONS } = env as Cloudflare.Env & { TEST_MIGRATIONS: D1Migration[] };

@@ -2,14 +2,14 @@
 // the operation (or, for a path the document lacks, is the NotFound response, or the
 // Unauthorized one under /pets/, which checks the key before routing), its
 // headers are declared and valid, its body is valid against the declared schema.
-// test/helpers.ts runs it on every response, so no test has to remember to; only the
+// test/helpers/index.ts runs it on every response, so no test has to remember to; only the
 // answers to CORS preflights are left out.
 //
 // Inside workerd, eval and new Function are forbidden: @cfworker/json-schema
 // interprets schemas instead of compiling them as Ajv would.
 import { type Schema, Validator } from "@cfworker/json-schema";
-import openapi from "../openapi.json";
-import { type OpenApi, resolvePointer } from "../src/reference-page/document";
+import openapi from "../../openapi.json";
+import { type OpenApi, resolvePointer } from "../../src/document/reference-page/document";
 
 type ResponseObject = OpenApi.ResponseObject;
 
@@ -143,7 +143,7 @@ const checkBody = async (method: string, response: Response, pointer: string, co
 export const conformanceProblems = async (request: Request, response: Response): Promise<string[]> => {
   const method = request.method.toLowerCase();
   // A CORS preflight's answer: the browser's protocol, which OpenAPI does not describe
-  // (test/cors.test.ts and the browser test check it). The only answers not checked.
+  // (test/worker/http/cors.test.ts and the browser test check it). The only answers not checked.
   if (method === "options" && response.status === 204) return [];
   const found = findResponse(method, new URL(request.url).pathname, response.status);
   if ("problem" in found) return [found.problem];

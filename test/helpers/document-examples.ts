@@ -1,8 +1,8 @@
 // Every example of openapi.json, with where it stands and whether the zod schema that the
-// route validates that place with accepts it (test/openapi-examples.test.ts checks them).
+// route validates that place with accepts it (test/worker/document/openapi-examples.test.ts checks them).
 import * as z from "zod/mini";
-import openapi from "../openapi.json";
-import { ERROR_STATUS, type ErrorCode } from "../src/error-codes";
+import openapi from "../../openapi.json";
+import { ERROR_STATUS, type ErrorCode } from "../../src/http/error-codes";
 import {
   createPetHeadersSchema,
   errorSchema,
@@ -11,7 +11,7 @@ import {
   petParamsSchema,
   petSchema,
   sessionHeadersSchema,
-} from "../src/schemas";
+} from "../../src/schemas";
 
 type Reference = { $ref: string };
 type Parameter = { name: string; in: string; example?: unknown };

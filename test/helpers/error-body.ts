@@ -4,7 +4,7 @@ type ErrorBody = { code: string; message: string; status: number };
 
 /**
  * Asserts the Error body and its agreement with the HTTP status; returns the body.
- * Shared by the suite inside workerd (test/helpers.ts) and the one over HTTP (test/e2e).
+ * Shared by the suite inside workerd (test/helpers/index.ts) and the one over HTTP (test/e2e).
  */
 export const expectError = async (response: Response, status: number, code: string): Promise<ErrorBody> => {
   expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);

@@ -1,10 +1,10 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, beforeEach, vi } from "vitest";
-import { hashApiKey } from "../src/api-keys";
-import { FLUSH_INTERVAL_MS } from "../src/deprecated-usage";
-import type { Pet } from "../src/schemas";
-import { call, createApiKey, createPet } from "./helpers";
+import { FLUSH_INTERVAL_MS } from "../../src/deprecation/usage";
+import { hashApiKey } from "../../src/keys/api-key";
+import type { Pet } from "../../src/schemas";
+import { call, createApiKey, createPet } from "./index";
 
 // The deprecated getPet called with the clock under the test's control (the Worker runs in
 // this isolate): Date to be set, and the timers that the usage flush waits on.

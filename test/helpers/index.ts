@@ -1,9 +1,9 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { expect, vi } from "vitest";
-import { type ApiKeyRecord, generateApiKey, hashApiKey } from "../src/api-keys";
-import worker from "../src/index";
-import type { NewPet, Pet } from "../src/schemas";
+import worker from "../../src/index";
+import { type ApiKeyRecord, generateApiKey, hashApiKey } from "../../src/keys/api-key";
+import type { NewPet, Pet } from "../../src/schemas";
 import { buildRequest, createPetThrough, type RequestOptions } from "./api-client";
 import { expectConformance } from "./conformance";
 
@@ -23,7 +23,7 @@ export const createApiKey = async (
 };
 
 type Transport = {
-  /** Bindings in place of the suite's: other vars or secrets, or wrapped (test/wrap-bindings.ts). */
+  /** Bindings in place of the suite's: other vars or secrets, or wrapped (test/helpers/wrap-bindings.ts). */
   bindings?: Cloudflare.Env;
   /** Wait for the request's work after the response (its waitUntil) too. */
   settle?: boolean;
@@ -72,7 +72,7 @@ export const send = async (
 
 export type CallOptions = RequestOptions & Transport;
 
-/** A request through the Worker's own fetch handler (test/api-client.ts), authenticated with `key` if given. */
+/** A request through the Worker's own fetch handler (test/helpers/api-client.ts), authenticated with `key` if given. */
 export const call = (path: string, { bindings, settle, context, onAnswer, ...options }: CallOptions = {}) =>
   send(buildRequest(`${BASE_URL}${path}`, options), { bindings, settle, context, onAnswer });
 

@@ -1,5 +1,5 @@
 // The two ways into the OpenAPI document that every part of the reference page needs:
-// following a $ref, and gathering examples. test/conformance.ts resolves its pointers
+// following a $ref, and gathering examples. test/helpers/conformance.ts resolves its pointers
 // with the same resolvePointer.
 import type { OpenAPIV3_1 as OpenApi } from "openapi-types";
 

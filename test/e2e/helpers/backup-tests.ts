@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { backUp, restore } from "../../scripts/backup";
-import { type DevServer, startDevServer } from "../../scripts/dev-server";
-import { migrationFiles } from "../../scripts/local-migrations";
-import { openStores } from "../../scripts/stores";
-import { hashApiKey } from "../../src/api-keys";
+import { backUp, restore } from "../../../scripts/backup";
+import { type DevServer, startDevServer } from "../../../scripts/lib/dev-server";
+import { migrationFiles } from "../../../scripts/lib/local-migrations";
+import { openStores } from "../../../scripts/lib/stores";
+import { hashApiKey } from "../../../src/keys/api-key";
 import { api, type Pet, petName } from "./client";
 import type { ScratchState } from "./key-script-tests";
 import { peekDatabase } from "./lock-store";
@@ -74,7 +74,7 @@ export const backupTests = (state: ScratchState) => {
       ),
     );
     // The backup holds the record of the migrations applied before it, every one of drizzle/,
-    // in the table where wrangler looks for them (test/node/migrations.test.ts): wrangler,
+    // in the table where wrangler looks for them (test/node/scripts/migrations.test.ts): wrangler,
     // which applies them to deployed databases, finds none left to apply.
     const recorded = peekDatabase<{ name: string }>(restoredState, "select name from d1_migrations order by id");
     expect(recorded.map(({ name }) => name)).toEqual(migrationFiles());

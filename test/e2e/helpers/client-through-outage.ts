@@ -1,6 +1,6 @@
 import { expect } from "vitest";
-import { createClient } from "../../client/src/index";
-import type { DevServer } from "../../scripts/dev-server";
+import { createClient } from "../../../client/src/index";
+import type { DevServer } from "../../../scripts/lib/dev-server";
 import { petName } from "./client";
 import { lockStore } from "./lock-store";
 

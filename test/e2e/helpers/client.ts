@@ -1,12 +1,12 @@
 import { connect, type Socket } from "node:net";
 import { connect as connectTls } from "node:tls";
 import { expect, inject } from "vitest";
-import type { Pet } from "../../src/schemas";
-import { buildRequest, createPetThrough, type RequestOptions } from "../api-client";
+import type { Pet } from "../../../src/schemas";
+import { buildRequest, createPetThrough, type RequestOptions } from "../../helpers/api-client";
 
-export { expectError, expectUnavailable, nextLink, nextPath, walkPages } from "../api-client";
+export { expectError, expectUnavailable, nextLink, nextPath, walkPages } from "../../helpers/api-client";
 
-// What the e2e tests share: the server under test and its key (test/e2e/global-setup.ts),
+// What the e2e tests share: the server under test and its key (test/e2e/helpers/global-setup.ts),
 // requests to it, and the checks that every file makes.
 
 export const baseUrl = inject("baseUrl");
@@ -16,7 +16,7 @@ const versionOverride = inject("versionOverride");
 /** Routes a request to a Worker version that takes no traffic yet (scripts/deploy.ts smoke-tests it so). */
 const VERSION_OVERRIDE_HEADER = "Cloudflare-Workers-Version-Overrides";
 
-export type { Pet } from "../../src/schemas";
+export type { Pet } from "../../../src/schemas";
 
 /** `origin`: another server than the one under test (one that a test starts for itself). */
 type ApiInit = RequestOptions & { origin?: string };
@@ -31,7 +31,7 @@ const expectNoResponseViolations = (method: string, url: URL, response: Response
   expect(inResponse, `Prism: the answer to ${method} ${url.pathname} departs from openapi.json`).toEqual([]);
 };
 
-/** A request to the server under test (test/api-client.ts), with the test key unless `key` names another one or null. */
+/** A request to the server under test (test/helpers/api-client.ts), with the test key unless `key` names another one or null. */
 export const api = async (path: string, { key = apiKey, origin = baseUrl, ...options }: ApiInit = {}) => {
   const request = buildRequest(new URL(path, origin), { key, ...options });
   if (versionOverride) request.headers.set(VERSION_OVERRIDE_HEADER, versionOverride);

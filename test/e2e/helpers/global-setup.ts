@@ -5,7 +5,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     apiKey: string;
-    /** Set by test/e2e/prism-setup.ts: the requests go through Prism's validating proxy. */
+    /** Set by test/e2e/helpers/prism-setup.ts: the requests go through Prism's validating proxy. */
     throughPrism?: boolean;
     /**
      * Set by `npm run smoke -- --version <id>`: the value of Cloudflare-Workers-Version-Overrides
@@ -17,7 +17,7 @@ declare module "vitest" {
 
 /**
  * The server under test: the deployment that scripts/smoke.ts provides, else the Worker
- * in wrangler's test harness (test/e2e/harness.ts, shared with test/e2e/prism-setup.ts),
+ * in wrangler's test harness (test/e2e/helpers/harness.ts, shared with test/e2e/helpers/prism-setup.ts),
  * closed when the run ends.
  */
 export default async function setup(project: TestProject) {

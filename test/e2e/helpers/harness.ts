@@ -1,15 +1,15 @@
 import path from "node:path";
 import { createTestHarness, type TestHarness } from "wrangler";
-import { type ApiKeyRecord, generateApiKey, hashApiKey } from "../../src/api-keys";
+import { type ApiKeyRecord, generateApiKey, hashApiKey } from "../../../src/keys/api-key";
 
 // The Worker of wrangler.toml on a real HTTP port inside the test process (wrangler's
 // test harness: the runtime that `wrangler dev` runs, without a process of its own),
 // on fresh in-memory D1 and KV with the migrations of drizzle/ applied, and a key issued
 // as scripts/keys.ts issues one. The tests about the `npm run dev` process itself, the
 // scripts that write a server's state on disk and outages made by locking that state from
-// another process start a real `npm run dev` or `wrangler dev` instead (scripts/dev-server.ts).
+// another process start a real `npm run dev` or `wrangler dev` instead (scripts/lib/dev-server.ts).
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
+const ROOT = path.resolve(import.meta.dirname, "../../..");
 /** The secret of every harness, unless a test hands it others. */
 const CURSOR_SECRET = "e2e-cursor-secret-0123456789abcdef";
 

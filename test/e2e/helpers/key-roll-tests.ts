@@ -1,11 +1,11 @@
 import { expect, it } from "vitest";
-import { runKeys } from "../../scripts/keys";
-import { type ApiKeyRecord, generateApiKey, hashApiKey } from "../../src/api-keys";
+import { runKeys } from "../../../scripts/keys";
+import { type ApiKeyRecord, generateApiKey, hashApiKey } from "../../../src/keys/api-key";
 import { api, type Pet, petName } from "./client";
 import type { ScratchState } from "./key-script-tests";
 
 // What the key scripts refuse before their first write, what key:list prints of labels
-// it did not write, and a rolled key as the same caller (test/e2e/key-script-tests.ts
+// it did not write, and a rolled key as the same caller (test/e2e/helpers/key-script-tests.ts
 // has the commands themselves; test/e2e/local/operator-scripts.test.ts runs both).
 
 export const keyRollTests = (state: ScratchState) => {

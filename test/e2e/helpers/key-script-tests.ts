@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
-import type { DevServer } from "../../scripts/dev-server";
-import { runKeys } from "../../scripts/keys";
-import type { Stores } from "../../scripts/stores";
-import { KNOWN_KEY_TTL_MS } from "../../src/api-keys";
+import { runKeys } from "../../../scripts/keys";
+import type { DevServer } from "../../../scripts/lib/dev-server";
+import type { Stores } from "../../../scripts/lib/stores";
+import { KNOWN_KEY_TTL_MS } from "../../../src/keys/api-key";
 import { api, expectError, petName } from "./client";
 import { npmScript } from "./npm-script";
 
@@ -37,7 +37,7 @@ export const keyScriptTests = (state: ScratchState) => {
     });
 
   it("npm run key:<command> runs scripts/keys.ts with that command, for each of them", () => {
-    const { scripts } = JSON.parse(readFileSync(path.join(import.meta.dirname, "../../package.json"), "utf8"));
+    const { scripts } = JSON.parse(readFileSync(path.join(import.meta.dirname, "../../../package.json"), "utf8"));
     for (const command of ["create", "roll", "revoke", "list"]) {
       expect(scripts[`key:${command}`]).toBe(`node --import tsx scripts/keys.ts ${command}`);
     }
@@ -99,7 +99,7 @@ export const keyScriptTests = (state: ScratchState) => {
     expect(said).toContain(`in every isolate by ${iso(revokedAt + KNOWN_KEY_TTL_MS)}`);
     expect(printed).toEqual([]);
     // No isolate had read it: refused at once. One that had keeps it up to KNOWN_KEY_TTL_MS
-    // (test/auth-cache.test.ts, with the Worker's clock in the test's hands).
+    // (test/worker/keys/auth-cache.test.ts, with the Worker's clock in the test's hands).
     const { message } = await expectError(await listPets(revoked), 401, "unauthorized");
     expect(message).toBe("The API key is not valid.");
   });

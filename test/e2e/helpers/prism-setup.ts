@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { type Prism, startPrism } from "../../scripts/prism";
+import { type Prism, startPrism } from "../../../scripts/lib/prism";
 import { shareHarness } from "./harness";
 
 // test/e2e/live through Prism's validating proxy: the tests talk to `prism proxy`, which
@@ -13,7 +13,7 @@ import { shareHarness } from "./harness";
 // --validate-request=false: the tests send requests that break the rules on purpose.
 // --cors=false: Prism would add CORS headers of its own to every answer.
 
-const DOCUMENT = path.join(import.meta.dirname, "../../openapi.json");
+const DOCUMENT = path.join(import.meta.dirname, "../../../openapi.json");
 
 /**
  * Prism matches a request's path against `paths` as they are, without the servers' base

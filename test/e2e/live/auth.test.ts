@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, apiKey, expectError } from "../client";
+import { api, apiKey, expectError } from "../helpers/client";
 
 // Bearer keys (RFC 6750), as a client without one, or with a wrong one, meets them.
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, expectError, httpRequest, petName, rawHttp } from "../client";
+import { api, expectError, httpRequest, petName, rawHttp } from "../helpers/client";
 
 // The bytes of a request body as a client on a real connection sends them: encodings,
 // charsets, repeated member names. Refused requests store nothing, so these are safe

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, expectError } from "../client";
+import { api, expectError } from "../helpers/client";
 
 // What the README says every response, or every answer about pets, carries.
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, expectError, type Pet, petName } from "../client";
+import { api, expectError, type Pet, petName } from "../helpers/client";
 
 describe("Idempotency-Key on POST /v1/pets", () => {
   it("replays the first answer for the same body, and refuses another body with 422", async () => {

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { api, createPet, nextLink, type Pet } from "../client";
+import { api, createPet, nextLink, type Pet } from "../helpers/client";
 
 // The next links name the server the client called. Prism's proxy (npm run
 // test:contract) forwards the upstream's Host, so through it they name wrangler's

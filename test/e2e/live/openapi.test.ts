@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api } from "../client";
+import { api } from "../helpers/client";
 
 describe("GET /v1/openapi.json", () => {
   it("is public, cacheable for 5 minutes, and 304 to If-None-Match with its ETag", async () => {

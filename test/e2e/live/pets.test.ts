@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createPet, expectError, type Pet, petName } from "../client";
+import { api, createPet, expectError, type Pet, petName } from "../helpers/client";
 
 // The three operations over HTTP, as the README shows them with curl.
 

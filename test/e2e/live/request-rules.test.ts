@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, expectError, petName } from "../client";
+import { api, expectError, petName } from "../helpers/client";
 
 // What a request must be: names, query parameters, bounded error messages (the body's
 // bytes are in body-bytes.test.ts). Every refused request stores nothing, so these are

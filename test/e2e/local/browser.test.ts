@@ -3,9 +3,9 @@ import type { AddressInfo } from "node:net";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Pet } from "../../../client/src/index";
-import { bundleClient } from "../../../scripts/client-bundle";
-import { CHROMIUM_ARGS, findChromium } from "../chromium";
-import { type Harness, startHarness } from "../harness";
+import { bundleClient } from "../../../scripts/lib/client-bundle";
+import { CHROMIUM_ARGS, findChromium } from "../helpers/chromium";
+import { type Harness, startHarness } from "../helpers/harness";
 
 // What a browser does with CORS, in Chromium: pages served from two other origins call
 // an API configured as staging and production are (ALLOWED_ORIGINS lists origins, here

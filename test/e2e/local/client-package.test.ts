@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, expect, it } from "vitest";
-import { apiKey, baseUrl } from "../client";
+import { apiKey, baseUrl } from "../helpers/client";
 
 // The client's package as npm publishes it (`npm publish --dry-run`, which builds it),
 // then packed, installed into a scratch project outside the repository, type-checked

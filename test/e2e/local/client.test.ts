@@ -9,13 +9,13 @@ import {
   type Pet,
   TimeoutError,
 } from "../../../client/src/index";
-import { generateApiKey } from "../../../src/api-keys";
-import { inOneLimiterWindow } from "../../limiter-window";
-import { type Harness, startHarness } from "../harness";
+import { generateApiKey } from "../../../src/keys/api-key";
+import { inOneLimiterWindow } from "../../helpers/limiter-window";
+import { type Harness, startHarness } from "../helpers/harness";
 
 // The client (client/) over real HTTP against the Worker in a harness of this file's own,
 // so that the pets it walks are its own. Its retries against stand-ins:
-// test/node/client-retries.test.ts; during a real D1 outage: test/e2e/local/outages.test.ts.
+// test/node/client/client-retries.test.ts; during a real D1 outage: test/e2e/local/outages.test.ts.
 
 let server: Harness;
 let readKey: string;

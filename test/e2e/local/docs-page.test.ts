@@ -2,11 +2,11 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM_ARGS, findChromium } from "../chromium";
-import { api, apiKey, createPet, baseUrl as origin } from "../client";
+import { CHROMIUM_ARGS, findChromium } from "../helpers/chromium";
+import { api, apiKey, createPet, baseUrl as origin } from "../helpers/client";
 
 // The reference page in a real browser: the Worker in wrangler's test harness of the
-// e2e run (test/e2e/global-setup.ts: a real port, the migrations applied, so that the
+// e2e run (test/e2e/helpers/global-setup.ts: a real port, the migrations applied, so that the
 // curl lines have something to talk to), and Debian's Chromium renders the page.
 
 let browser: Browser | undefined;

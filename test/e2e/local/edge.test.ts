@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { generateApiKey } from "../../../src/api-keys";
-import { inOneLimiterWindow } from "../../limiter-window";
-import { api, apiKey, expectError, httpRequest, rawHttp } from "../client";
+import { generateApiKey } from "../../../src/keys/api-key";
+import { inOneLimiterWindow } from "../../helpers/limiter-window";
+import { api, apiKey, expectError, httpRequest, rawHttp } from "../helpers/client";
 
 // What only a local server (the Worker in wrangler's test harness) may be put through: a
 // flood of guessed keys, and requests that the runtime in front of the Worker answers itself.

@@ -3,7 +3,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { apiKey, baseUrl } from "../client";
+import { apiKey, baseUrl } from "../helpers/client";
 
 // What a caller who never reads our docs does: generate an SDK from the served document
 // with openapi-typescript (types for openapi-fetch) or @hey-api/openapi-ts, type-check a

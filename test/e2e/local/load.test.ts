@@ -1,6 +1,6 @@
 import autocannon from "autocannon";
 import { expect, it } from "vitest";
-import { apiKey, baseUrl, createPet } from "../client";
+import { apiKey, baseUrl, createPet } from "../helpers/client";
 
 // Many connections at once: cached full pages, partial pages (a D1 query each) and keyed
 // creates (a D1 batch each), in turn on every connection. Every answer is a 2xx, with

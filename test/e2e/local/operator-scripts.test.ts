@@ -2,18 +2,18 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDevServer } from "../../../scripts/dev-server";
 import { createKey } from "../../../scripts/keys";
-import { applyLocalMigrations } from "../../../scripts/local-migrations";
-import { openLocalStores } from "../../../scripts/stores";
-import { FLUSH_DEADLINE_MS, FLUSH_INTERVAL_MS } from "../../../src/deprecated-usage";
-import { createPetThrough } from "../../api-client";
-import { backupTests } from "../backup-tests";
-import { api } from "../client";
-import { keyRollTests } from "../key-roll-tests";
-import { keyScriptTests, type ScratchState } from "../key-script-tests";
-import { peekDatabase } from "../lock-store";
-import { npmScript } from "../npm-script";
+import { startDevServer } from "../../../scripts/lib/dev-server";
+import { applyLocalMigrations } from "../../../scripts/lib/local-migrations";
+import { openLocalStores } from "../../../scripts/lib/stores";
+import { FLUSH_DEADLINE_MS, FLUSH_INTERVAL_MS } from "../../../src/deprecation/usage";
+import { createPetThrough } from "../../helpers/api-client";
+import { backupTests } from "../helpers/backup-tests";
+import { api } from "../helpers/client";
+import { keyRollTests } from "../helpers/key-roll-tests";
+import { keyScriptTests, type ScratchState } from "../helpers/key-script-tests";
+import { peekDatabase } from "../helpers/lock-store";
+import { npmScript } from "../helpers/npm-script";
 
 // The operator scripts that read and write the state of a local server, against one
 // scratch `wrangler dev` that serves what they write: the key scripts, the report of

@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type DevServer, startDevServer } from "../../../scripts/dev-server";
 import { createKey } from "../../../scripts/keys";
-import { openStores } from "../../../scripts/stores";
-import { API_KEY_PATTERN } from "../../../src/api-keys";
-import { api, expectError, expectUnavailable, type Pet, petName, walkPages } from "../client";
-import { createThroughD1Outage } from "../client-through-outage";
-import { lockStore } from "../lock-store";
+import { type DevServer, startDevServer } from "../../../scripts/lib/dev-server";
+import { openStores } from "../../../scripts/lib/stores";
+import { API_KEY_PATTERN } from "../../../src/keys/api-key";
+import { api, expectError, expectUnavailable, type Pet, petName, walkPages } from "../helpers/client";
+import { createThroughD1Outage } from "../helpers/client-through-outage";
+import { lockStore } from "../helpers/lock-store";
 
 // Outages made from outside a scratch `npm run dev` of this file's own, while requests run:
 // - another process locks a store's SQLite files (D1, KV, a rate limiter). The service
@@ -109,7 +109,7 @@ describe("while KV's files are locked", () => {
   });
 });
 
-/** The warn lines (src/faults.ts) of RATE_LIMITER faults that the server has printed. */
+/** The warn lines (src/lib/faults.ts) of RATE_LIMITER faults that the server has printed. */
 const limiterFaults = () =>
   server.output().match(/"dependency":"RATE_LIMITER","cause":[^\n]*"outcome":"failed open: not counted"/g)?.length ?? 0;
 

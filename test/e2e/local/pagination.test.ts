@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, createPet, nextLink, type Pet } from "../client";
+import { api, createPet, nextLink, type Pet } from "../helpers/client";
 
 // Walks the whole collection, which only a scratch server keeps small.
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, chunkedPost, expectError, httpRequest, petName, rawHttp } from "../client";
+import { api, chunkedPost, expectError, httpRequest, petName, rawHttp } from "../helpers/client";
 
 // Request bodies at the limit, over it and of the wrong type, through the HTTP server of
 // wrangler's test harness (the runtime of `wrangler dev`): 64 KiB uploads and refused

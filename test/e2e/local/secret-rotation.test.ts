@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { api, expectError, nextLink, petName } from "../client";
-import { type Harness, startHarness } from "../harness";
+import { api, expectError, nextLink, petName } from "../helpers/client";
+import { type Harness, startHarness } from "../helpers/harness";
 
 // The rotation of CURSOR_SECRET (docs/operations.md), over HTTP: a next link issued under
 // the old secret is followed after the rotation, and refused once CURSOR_SECRET_PREVIOUS

@@ -1,13 +1,13 @@
 import { connect, createServer } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { smokeArguments } from "../../../scripts/smoke";
-import { generateApiKey } from "../../../src/api-keys";
-import { type Harness, startHarness } from "../harness";
-import { npmScript } from "../npm-script";
+import { generateApiKey } from "../../../src/keys/api-key";
+import { type Harness, startHarness } from "../helpers/harness";
+import { npmScript } from "../helpers/npm-script";
 
 // `npm run smoke`, as an operator or the deploy workflow runs it: given the base address
 // that the document's servers name (with /v1), the key in SMOKE_KEY, against a Worker of
-// its own (test/e2e/harness.ts).
+// its own (test/e2e/helpers/harness.ts).
 
 let server: Harness;
 let key = "";

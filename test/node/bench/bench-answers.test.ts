@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkReplay, recordAnswers } from "../../bench/answers";
-import { answerFrom, recordAnswer, writeBack } from "../../bench/recorded";
+import { checkReplay, recordAnswers } from "../../../bench/answers";
+import { answerFrom, recordAnswer, writeBack } from "../../../bench/recorded";
 
 // The floor under each bench target (bench/recorded.ts): the API's answer, recorded on the
 // API's server and written back by another, must be the same bytes, or the floor would

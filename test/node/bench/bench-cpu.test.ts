@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cpuOf, difference } from "../../bench/cpu";
+import { cpuOf, difference } from "../../../bench/cpu";
 
 // The bench's CPU readings (bench/cpu.ts): a load is refused when the server's processes
 // changed under it, as they do when wrangler dev restarts its workerd on a file change.

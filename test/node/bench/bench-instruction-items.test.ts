@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { itemOf, itemsOfDump, OTHER } from "../../bench/instruction-items";
+import { itemOf, itemsOfDump, OTHER } from "../../../bench/instruction-items";
 
 // A dump as callgrind writes one (--dump-instr=no): each function's own lines, and after
 // each calls= line the callee's inclusive cost, which is the callee's, not the caller's.

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CLIENT_BUDGET_BYTES, checkClientBudget } from "../../scripts/client-bundle";
-import { generateWireTypes } from "../../scripts/client-types";
+import { generateWireTypes } from "../../../scripts/client-types";
+import { CLIENT_BUDGET_BYTES, checkClientBudget } from "../../../scripts/lib/client-bundle";
 
-// What `npm run check:client` compares against (test/node/checks.test.ts runs it): these
+// What `npm run check:client` compares against (test/node/scripts/checks.test.ts runs it): these
 // show that each comparison can fail.
 
 describe("the client's checks", () => {

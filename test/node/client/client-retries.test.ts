@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { ApiError, type ClientOptions, createClient, NetworkError, TimeoutError } from "../../client/src/index";
+import { ApiError, type ClientOptions, createClient, NetworkError, TimeoutError } from "../../../client/src/index";
 
 // The client's retries and warnings against a stand-in `fetch` that answers as told, and
 // a clock the test holds (`sleep`): what is retried, how long it waits, and what it gives

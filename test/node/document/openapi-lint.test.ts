@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 // Redocly's "recommended" rules and Spectral's (its OpenAPI rules and the OWASP API
 // Security ruleset), as redocly.yaml and .spectral.mjs set them: every problem, warnings
 // included, is a failure; the rules those files switch off say why.
-const ROOT = path.join(import.meta.dirname, "../..");
+const ROOT = path.join(import.meta.dirname, "../../..");
 const FILE = path.join(ROOT, "openapi.json");
 
 const redocly = async (source: string) => {

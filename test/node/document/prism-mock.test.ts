@@ -1,15 +1,21 @@
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import openapi from "../../openapi.json";
-import { type Prism, startPrism } from "../../scripts/prism";
-import { exampleOf, type Operation, PETS_OPERATIONS, parameterOf, responseBodies } from "../document-examples";
+import openapi from "../../../openapi.json";
+import { type Prism, startPrism } from "../../../scripts/lib/prism";
+import {
+  exampleOf,
+  type Operation,
+  PETS_OPERATIONS,
+  parameterOf,
+  responseBodies,
+} from "../../helpers/document-examples";
 
 // Prism's mock of openapi.json, as a client's developer would run it: each pets operation,
 // called with the examples of its parameters and body, answers with the example of each
 // of its responses (`Prefer: code=<status>` picks one), and Prism finds nothing wrong
 // with the request or the answer (it reports that in `sl-violations`).
 
-const FILE = path.join(import.meta.dirname, "../../openapi.json");
+const FILE = path.join(import.meta.dirname, "../../../openapi.json");
 // The mock checks that a bearer token is sent, not which.
 const KEY = `ps_test_${"0".repeat(43)}`;
 

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { npmScript } from "../e2e/npm-script";
+import { npmScript } from "../../e2e/helpers/npm-script";
 
 // The repository's own checks, each as `npm run check:<name>` runs it: here rather than
 // in line before the test run, so that they share its two cores with the other files.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { configProblems, type EnvironmentConfig, shortSecrets, WORKER_NEEDS } from "../../scripts/config-check";
-import { DEPLOYED_ENVIRONMENTS } from "../../scripts/target";
-import { workerConfig } from "../../scripts/wrangler";
+import { configProblems, type EnvironmentConfig, shortSecrets, WORKER_NEEDS } from "../../../scripts/lib/check-config";
+import { DEPLOYED_ENVIRONMENTS } from "../../../scripts/lib/target";
+import { workerConfig } from "../../../scripts/lib/wrangler";
 
 // The check that scripts/deploy.ts makes of each deployed environment before a deploy or
 // its dry run: wrangler.toml passes it, and each thing the Worker needs, taken away in

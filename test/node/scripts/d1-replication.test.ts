@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setReadReplication } from "../../scripts/d1-replication";
-import { npmScript } from "../e2e/npm-script";
+import { setReadReplication } from "../../../scripts/d1-replication";
+import { npmScript } from "../../e2e/helpers/npm-script";
 
 // `npm run d1:replication` against a stand-in for Cloudflare's API that records what it
 // was asked and answers as the API does: once as an operator types it (a process, its

@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { BUNDLE_BUDGET_KIB, checkBundleBudget } from "../../scripts/bundle-budget";
-import { parseRolloutSoak, parseRolloutSteps, type RolloutActions, rollOut } from "../../scripts/rollout";
-import { DEPLOYED_ENVIRONMENTS } from "../../scripts/target";
-import { workerConfig } from "../../scripts/wrangler";
+import { BUNDLE_BUDGET_KIB, checkBundleBudget } from "../../../scripts/lib/bundle-budget";
+import { parseRolloutSoak, parseRolloutSteps, type RolloutActions, rollOut } from "../../../scripts/lib/rollout";
+import { DEPLOYED_ENVIRONMENTS } from "../../../scripts/lib/target";
+import { workerConfig } from "../../../scripts/lib/wrangler";
 
 // What a production deploy does between `wrangler versions upload` and all traffic on the
 // new version (scripts/deploy.ts), with wrangler's commands and the smoke test recorded

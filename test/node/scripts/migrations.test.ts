@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { unapprovedDestructiveMigrations } from "../../scripts/check-migrations";
-import { MIGRATIONS_DIR } from "../../scripts/local-migrations";
+import { unapprovedDestructiveMigrations } from "../../../scripts/check-migrations";
+import { MIGRATIONS_DIR } from "../../../scripts/lib/local-migrations";
 
 // The rule that keeps a deploy safe while migrations run before the new code: nothing the
 // version still serving may use is dropped or renamed without an explicit approval.
@@ -47,7 +47,7 @@ describe("the migration check", () => {
   });
 });
 
-// scripts/local-migrations.ts applies drizzle/ locally as wrangler does, which holds while
+// scripts/lib/local-migrations.ts applies drizzle/ locally as wrangler does, which holds while
 // wrangler.toml names the same folder and wrangler's default bookkeeping table.
 describe("npm run dev's migrations", () => {
   it("come from the folder and go into the table that wrangler uses for every environment", async () => {

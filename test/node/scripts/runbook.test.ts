@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { experimental_getWranglerCommands } from "wrangler";
-import { DEPLOYED_ENVIRONMENTS } from "../../scripts/target";
+import { DEPLOYED_ENVIRONMENTS } from "../../../scripts/lib/target";
 
 // docs/operations.md is for a bad day: each command in it must exist as written. An
 // `npm run` script must be in package.json; an `npx wrangler` command must be one that

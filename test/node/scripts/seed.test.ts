@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { MAX_SEED_COUNT, parseSeedCount } from "../../scripts/seed";
+import { MAX_SEED_COUNT, parseSeedCount } from "../../../scripts/seed";
 
 // `npm run seed -- --count N` reads N strictly, before it writes anything (the seeding
 // itself runs in bench/run.ts, which seeds its scratch database with the same code).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createClient, type DeprecationWarning, type Pet } from "../client/src/index";
-import { BASE_URL, createApiKey, send } from "./helpers";
+import { createClient, type DeprecationWarning, type Pet } from "../../../client/src/index";
+import { BASE_URL, createApiKey, send } from "../../helpers/index";
 
 // The client (client/) inside workerd, as another Worker calls the API: its fetch is
 // the Worker's, here through the same send() as every other test (so every answer is

@@ -1,8 +1,8 @@
 import { hc } from "hono/client";
 import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import type { AppType } from "../src/index";
-import type { Pet } from "../src/schemas";
-import { BASE_URL, createApiKey, send } from "./helpers";
+import type { AppType } from "../../../src/app";
+import type { Pet } from "../../../src/schemas";
+import { BASE_URL, createApiKey, send } from "../../helpers/index";
 
 // The typed client that the README shows, run against the Worker through the same
 // send() as every other test, so its answers are checked against openapi.json too.

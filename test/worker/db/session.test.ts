@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { BOOKMARK, type Pet } from "../src/schemas";
-import { call, createApiKey, expectError } from "./helpers";
+import { BOOKMARK, type Pet } from "../../../src/schemas";
+import { call, createApiKey, expectError } from "../../helpers/index";
 
 let key: string;
 beforeAll(async () => {

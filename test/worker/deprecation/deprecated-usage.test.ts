@@ -1,11 +1,11 @@
 import { waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { generateApiKey, hashApiKey } from "../src/api-keys";
-import { FLUSH_DEADLINE_MS, FLUSH_INTERVAL_MS } from "../src/deprecated-usage";
-import { callingGetPet, flushUsage, usageOf } from "./get-pet-calls";
-import { call, createApiKey, faultLogLines } from "./helpers";
-import { countRoundTrips, d1Error, failing } from "./wrap-bindings";
+import { FLUSH_DEADLINE_MS, FLUSH_INTERVAL_MS } from "../../../src/deprecation/usage";
+import { generateApiKey, hashApiKey } from "../../../src/keys/api-key";
+import { callingGetPet, flushUsage, usageOf } from "../../helpers/get-pet-calls";
+import { call, createApiKey, faultLogLines } from "../../helpers/index";
+import { countRoundTrips, d1Error, failing } from "../../helpers/wrap-bindings";
 
 // Who still calls the deprecated getPet: each call counted per key and day, written after
 // the answer, at most once per interval, through the faults of D1 and of waitUntil.
@@ -30,7 +30,7 @@ describe("calls of getPet", () => {
 
   it("are written after the answer, at most once per interval: 20 calls at once make no round trip of theirs and one write", async () => {
     const key = await createApiKey("busy isolate");
-    // The key's first use of the day is written too (src/key-last-used.ts): behind it, on another operation.
+    // The key's first use of the day is written too (src/keys/last-used.ts): behind it, on another operation.
     expect((await call("/v1/pets?limit=1", { key })).status).toBe(200);
     const counter = countRoundTrips(env);
     const started = await Promise.all(Array.from({ length: 20 }, () => startGetPet(key, { bindings: counter.env })));

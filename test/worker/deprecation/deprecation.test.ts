@@ -1,16 +1,16 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { createDatabase } from "../src/db/client";
-import { DEPRECATED_USAGE_RETENTION_DAYS, deleteOldDeprecatedCalls } from "../src/deprecated-usage";
-import { DEPRECATIONS } from "../src/deprecation";
-import { callingGetPet, usageOf } from "./get-pet-calls";
-import { createApiKey, expectError, faultLogLines } from "./helpers";
+import { createDatabase } from "../../../src/db/client";
+import { DEPRECATIONS } from "../../../src/deprecation/deprecated-operation";
+import { DEPRECATED_USAGE_RETENTION_DAYS, deleteOldDeprecatedCalls } from "../../../src/deprecation/usage";
+import { callingGetPet, usageOf } from "../../helpers/get-pet-calls";
+import { createApiKey, expectError, faultLogLines } from "../../helpers/index";
 
 const GET_PET_SUNSET = new Date(DEPRECATIONS.getPet.sunset);
 
 // The deprecated getPet's end at the Sunset instant, its brownouts and the clean-up of
 // its usage records, with the clock under the test's control (the Worker runs in this
-// isolate). Who calls it: test/deprecated-usage.test.ts.
+// isolate). Who calls it: test/worker/deprecation/deprecated-usage.test.ts.
 
 const { getPet } = callingGetPet();
 

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { DEPRECATIONS } from "../src/deprecation";
-import { MAX_BODY_BYTES } from "../src/json-body";
-import { examples, label, operations, PETS_OPERATIONS } from "./document-examples";
-import { call, createApiKey, faultLogLines } from "./helpers";
-import { d1Error, failing } from "./wrap-bindings";
+import { DEPRECATIONS } from "../../../src/deprecation/deprecated-operation";
+import { MAX_BODY_BYTES } from "../../../src/http/json-body";
+import { examples, label, operations, PETS_OPERATIONS } from "../../helpers/document-examples";
+import { call, createApiKey, faultLogLines } from "../../helpers/index";
+import { d1Error, failing } from "../../helpers/wrap-bindings";
 
 const GET_PET_SUNSET = new Date(DEPRECATIONS.getPet.sunset);
 
@@ -27,7 +27,7 @@ describe("the examples of openapi.json", () => {
   // answer. 429 and 500 take a flood or a bug; the test above checks their examples.
   const post = (key: string, init: { json?: unknown; body?: string; headers?: Record<string, string> }) =>
     call("/v1/pets", { method: "POST", key, ...init });
-  /** The answer while D1 is overloaded (test/faults-d1.test.ts injects the other faults), its log line kept quiet. */
+  /** The answer while D1 is overloaded (test/worker/faults/faults-d1.test.ts injects the other faults), its log line kept quiet. */
   const whileD1Overloaded = async (send: (bindings: Cloudflare.Env) => Promise<Response>) => {
     // The pets' queries only: getPet's usage is written later, after this answer.
     const overloaded = failing(env, { binding: "DB", sql: /"pets"/, error: d1Error("D1 DB is overloaded.") });

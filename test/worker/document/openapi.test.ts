@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import openapi from "../openapi.json";
-import { DEPRECATIONS } from "../src/deprecation";
-import { app } from "../src/index";
-import { IF_NONE_MATCH_MAX_LENGTH } from "../src/routes/documentation-headers";
-import { sha256Hex } from "../src/sha256";
-import { conformanceProblems } from "./conformance";
-import { BASE_URL, call, createApiKey } from "./helpers";
+import openapi from "../../../openapi.json";
+import { app } from "../../../src/app";
+import { DEPRECATIONS } from "../../../src/deprecation/deprecated-operation";
+import { IF_NONE_MATCH_MAX_LENGTH } from "../../../src/document/documentation-headers";
+import { sha256Hex } from "../../../src/lib/sha256";
+import { conformanceProblems } from "../../helpers/conformance";
+import { BASE_URL, call, createApiKey } from "../../helpers/index";
 
 const _GET_PET_SUNSET = new Date(DEPRECATIONS.getPet.sunset);
 
@@ -143,7 +143,7 @@ describe.each(["/v1/openapi.json", "/v1/docs"])("%s", (path) => {
   });
 });
 
-describe("the conformance check of test/helpers.ts", () => {
+describe("the conformance check of test/helpers/index.ts", () => {
   const request = (path: string, method = "GET") => new Request(`${BASE_URL}${path}`, { method });
   const pet = { id: 1, name: "Rex", categoryId: 2, status: "sold" };
   const json = (body: unknown, status: number, headers: Record<string, string> = {}) =>

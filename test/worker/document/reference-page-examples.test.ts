@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import openapi from "../openapi.json";
-import { renderReferencePage } from "../src/reference-page";
-import { type Examples, type OpenApi, operationsOf, readerOf } from "../src/reference-page/document";
-import { curlLines, escapeHtml, shellWords } from "./curl-lines";
-import { BASE_URL } from "./helpers";
+import openapi from "../../../openapi.json";
+import { renderReferencePage } from "../../../src/document/reference-page";
+import { type Examples, type OpenApi, operationsOf, readerOf } from "../../../src/document/reference-page/document";
+import { curlLines, escapeHtml, shellWords } from "../../helpers/curl-lines";
+import { BASE_URL } from "../../helpers/index";
 
 const API_BASE = `${BASE_URL}/v1`;
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import openapi from "../openapi.json";
-import { renderReferencePage } from "../src/reference-page";
-import { type Examples, type OpenApi, operationsOf, readerOf } from "../src/reference-page/document";
-import { curlLines, curlRequest, escapeHtml, shellWords } from "./curl-lines";
-import { BASE_URL, call, countPets, createApiKey, createPet, send } from "./helpers";
+import openapi from "../../../openapi.json";
+import { renderReferencePage } from "../../../src/document/reference-page";
+import { type Examples, type OpenApi, operationsOf, readerOf } from "../../../src/document/reference-page/document";
+import { curlLines, curlRequest, escapeHtml, shellWords } from "../../helpers/curl-lines";
+import { BASE_URL, call, countPets, createApiKey, createPet, send } from "../../helpers/index";
 
 // The reference page's curl lines, examples and navigation (with examples of every kind,
-// test/reference-page-examples.test.ts). The page in a browser, and
+// test/worker/document/reference-page-examples.test.ts). The page in a browser, and
 // its curl lines run by bash against the Worker in wrangler's test harness, are in test/e2e/local/docs-page.test.ts.
 
 const document = openapi as unknown as OpenApi.Document;

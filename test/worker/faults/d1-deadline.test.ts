@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { D1_DEADLINE_MS } from "../src/faults";
-import { call, createApiKey, expectUnavailable, faultLogLines } from "./helpers";
-import { failing } from "./wrap-bindings";
+import { D1_DEADLINE_MS } from "../../../src/lib/faults";
+import { call, createApiKey, expectUnavailable, faultLogLines } from "../../helpers/index";
+import { failing } from "../../helpers/wrap-bindings";
 
-// A D1 call that hangs (test/wrap-bindings.ts) is given up after D1_DEADLINE_MS and
+// A D1 call that hangs (test/helpers/wrap-bindings.ts) is given up after D1_DEADLINE_MS and
 // answered 503 with Retry-After, not tried again in the request. The test holds the
 // clock of the timers from the moment D1 is called, rather than wait for the deadline.
 

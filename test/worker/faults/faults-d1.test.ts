@@ -1,14 +1,14 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { D1_MAX_ATTEMPTS } from "../src/faults";
-import type { Pet } from "../src/schemas";
-import { call, expectError, expectUnavailable, faultLogLines, keyWithPet } from "./helpers";
-import { d1Error, failing } from "./wrap-bindings";
+import { D1_MAX_ATTEMPTS } from "../../../src/lib/faults";
+import type { Pet } from "../../../src/schemas";
+import { call, expectError, expectUnavailable, faultLogLines, keyWithPet } from "../../helpers/index";
+import { d1Error, failing } from "../../helpers/wrap-bindings";
 
-// Production's bad days in D1, injected into the real binding (test/wrap-bindings.ts):
+// Production's bad days in D1, injected into the real binding (test/helpers/wrap-bindings.ts):
 // each error Cloudflare documents, once or always, before or after the write committed.
 // Each answer is checked against openapi.json like every other (call() in ./helpers).
-// KV, the rate limiters and the cron: test/faults.test.ts.
+// KV, the rate limiters and the cron: test/worker/faults/faults.test.ts.
 
 const RETRYABLE = [
   "Network connection lost.",
@@ -42,7 +42,7 @@ describe("a D1 fault on a read", () => {
   it.each(RETRYABLE)(
     `'%s' always: ${D1_MAX_ATTEMPTS} attempts, then 503 (an unknown id too, never 404)`,
     async (message) => {
-      // Only the pets' queries: getPet's usage recording writes apart (test/deprecation.test.ts).
+      // Only the pets' queries: getPet's usage recording writes apart (test/worker/deprecation/deprecation.test.ts).
       const down = failing(env, { binding: "DB", sql: /from "pets"/, error: d1Error(message) });
       const lines = await faultLogLines(async () => {
         await expectUnavailable(await call("/v1/pets?status=sold", { key, bindings: down.env }));

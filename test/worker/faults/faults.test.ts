@@ -1,16 +1,16 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { generateApiKey, hashApiKey, KNOWN_KEY_TTL_MS } from "../src/api-keys";
-import { KV_FAULT_GRACE_MS, KV_READ_DEADLINE_MS } from "../src/auth";
-import worker from "../src/index";
-import type { Pet } from "../src/schemas";
-import { call, createApiKey, expectError, expectUnavailable, faultLogLines, keyWithPet } from "./helpers";
-import { d1Error, failing } from "./wrap-bindings";
+import worker from "../../../src/index";
+import { generateApiKey, hashApiKey, KNOWN_KEY_TTL_MS } from "../../../src/keys/api-key";
+import { KV_FAULT_GRACE_MS, KV_READ_DEADLINE_MS } from "../../../src/keys/authenticate";
+import type { Pet } from "../../../src/schemas";
+import { call, createApiKey, expectError, expectUnavailable, faultLogLines, keyWithPet } from "../../helpers/index";
+import { d1Error, failing } from "../../helpers/wrap-bindings";
 
-// Production's bad days, injected into the real bindings (test/wrap-bindings.ts): KV and
+// Production's bad days, injected into the real bindings (test/helpers/wrap-bindings.ts): KV and
 // the rate limiters throwing or hanging, a clean-up of the cron failing. Each answer is
 // checked against openapi.json like every other (call() in ./helpers). D1's faults:
-// test/faults-d1.test.ts.
+// test/worker/faults/faults-d1.test.ts.
 
 let key: string;
 let pet: Pet;

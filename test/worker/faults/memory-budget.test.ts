@@ -1,9 +1,15 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { generateApiKey, hashApiKey } from "../src/api-keys";
-import { CACHE_BUDGET_BYTES, CACHE_SHARES, type CacheShare, cachedBytes, estimateBytes } from "../src/bounded-cache";
-import { unwrittenUsageBytes } from "../src/deprecated-usage";
-import { call, nextPath } from "./helpers";
+import { unwrittenUsageBytes } from "../../../src/deprecation/usage";
+import { generateApiKey, hashApiKey } from "../../../src/keys/api-key";
+import {
+  CACHE_BUDGET_BYTES,
+  CACHE_SHARES,
+  type CacheShare,
+  cachedBytes,
+  estimateBytes,
+} from "../../../src/lib/bounded-cache";
+import { call, nextPath } from "../../helpers/index";
 
 // The isolate's caches filled with the worst case the API allows: names of 255 astral
 // characters (four bytes of UTF-8, two UTF-16 code units each), full pages of 100 and

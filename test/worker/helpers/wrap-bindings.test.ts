@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { countRoundTrips } from "./wrap-bindings";
+import { countRoundTrips } from "../../helpers/wrap-bindings";
 
-// The round-trip counter of test/round-trips.test.ts, on the real bindings.
+// The round-trip counter of test/worker/pets/round-trips.test.ts, on the real bindings.
 
 describe("countRoundTrips", () => {
   it("counts each D1 statement run, and a batch or an exec as one round trip", async () => {

@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { generateApiKey } from "../src/api-keys";
-import { DEPLOYED_LIMITS } from "../src/rate-limit";
-import { call, createApiKey, faultLogLines } from "./helpers";
-import { inOneLimiterWindow } from "./limiter-window";
+import { DEPLOYED_LIMITS } from "../../../src/http/rate-limit";
+import { generateApiKey } from "../../../src/keys/api-key";
+import { call, createApiKey, faultLogLines } from "../../helpers/index";
+import { inOneLimiterWindow } from "../../helpers/limiter-window";
 
 // A limiter missing from the Worker's environment: a configuration error, which
-// `npm run check:deploy` refuses to ship (test/node/config-check.test.ts), and which the
+// `npm run check:deploy` refuses to ship (test/node/scripts/config-check.test.ts), and which the
 // Worker logs once per isolate rather than take for a passing fault on every request.
 
 const without = (name: keyof typeof DEPLOYED_LIMITS) => {

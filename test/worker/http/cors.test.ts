@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type CallOptions, call, createApiKey, expectError, faultLogLines } from "./helpers";
-import { countRoundTrips, failing } from "./wrap-bindings";
+import { type CallOptions, call, createApiKey, expectError, faultLogLines } from "../../helpers/index";
+import { countRoundTrips, failing } from "../../helpers/wrap-bindings";
 
 // CORS as a browser on another origin meets it. Every answer goes through call(), whose
 // conformance check leaves out only the preflights' (not operations of the document).

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, expect, it } from "vitest";
-import { call, createApiKey, expectError, faultLogLines } from "./helpers";
+import { call, createApiKey, expectError, faultLogLines } from "../../helpers/index";
 
 // The test files share one database, whose schema the migrations made once: the table is
 // renamed away for this test only, and

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { call, createApiKey, faultLogLines } from "./helpers";
+import { call, createApiKey, faultLogLines } from "../../helpers/index";
 
 let key: string;
 beforeAll(async () => {

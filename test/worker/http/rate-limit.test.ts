@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
-import { RATE_LIMIT_PERIOD_S, RATE_LIMIT_POLICY_HEADER } from "../src/rate-limit";
-import { call, createApiKey, expectError } from "./helpers";
+import { RATE_LIMIT_PERIOD_S, RATE_LIMIT_POLICY_HEADER } from "../../../src/http/rate-limit";
+import { call, createApiKey, expectError } from "../../helpers/index";
 
 const { TEST_RATE_LIMIT } = env as Cloudflare.Env & { TEST_RATE_LIMIT: number };
 

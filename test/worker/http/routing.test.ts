@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, createApiKey, expectError } from "./helpers";
+import { call, createApiKey, expectError } from "../../helpers/index";
 
 let key: string;
 let readKey: string;

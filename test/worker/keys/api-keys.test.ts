@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { API_KEY_PATTERN, checksumOf, generateApiKey, hashApiKey, isWellFormedApiKey } from "../src/api-keys";
+import { API_KEY_PATTERN, checksumOf, generateApiKey, hashApiKey, isWellFormedApiKey } from "../../../src/keys/api-key";
 
 describe("API keys", () => {
   it("carry a prefix that says which environment they reach", () => {

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { generateApiKey, hashApiKey, KNOWN_KEY_TTL_MS } from "../src/api-keys";
-import { addressGroup, UNKNOWN_KEY_TTL_MS } from "../src/auth";
-import { BoundedCache } from "../src/bounded-cache";
-import { call, createApiKey, expectError } from "./helpers";
-import { inOneLimiterWindow } from "./limiter-window";
-import { countRoundTrips } from "./wrap-bindings";
+import { generateApiKey, hashApiKey, KNOWN_KEY_TTL_MS } from "../../../src/keys/api-key";
+import { addressGroup, UNKNOWN_KEY_TTL_MS } from "../../../src/keys/authenticate";
+import { BoundedCache } from "../../../src/lib/bounded-cache";
+import { call, createApiKey, expectError } from "../../helpers/index";
+import { inOneLimiterWindow } from "../../helpers/limiter-window";
+import { countRoundTrips } from "../../helpers/wrap-bindings";
 
 /** listPets as a client at `address`, on `bindings`. */
 const fetchPets = (key: string, bindings: Cloudflare.Env, address = "198.51.100.1") =>

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { generateApiKey, hashApiKey } from "../src/api-keys";
-import { call, countPets, createApiKey, expectError } from "./helpers";
+import { generateApiKey, hashApiKey } from "../../../src/keys/api-key";
+import { call, countPets, createApiKey, expectError } from "../../helpers/index";
 
 let key: string;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { KEY_EXPIRATION_HEADER } from "../src/auth";
-import { call, createApiKey, expectError } from "./helpers";
+import { KEY_EXPIRATION_HEADER } from "../../../src/keys/authenticate";
+import { call, createApiKey, expectError } from "../../helpers/index";
 
 // A key's expiry, told on every answer past authentication, so that its caller sees it
-// coming (the header is exposed to browsers: test/cors.test.ts).
+// coming (the header is exposed to browsers: test/worker/http/cors.test.ts).
 
 describe(`${KEY_EXPIRATION_HEADER}`, () => {
   it("carries a key's expiry as an HTTP date on its answers, errors past authentication included", async () => {

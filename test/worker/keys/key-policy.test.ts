@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { generateApiKey, hashApiKey, KNOWN_KEY_TTL_MS } from "../src/api-keys";
-import { call, countPets, createApiKey, createPet, expectError, faultLogLines } from "./helpers";
-import { countRoundTrips, d1Error, failing, type StorageCall, wrapBindings } from "./wrap-bindings";
+import { generateApiKey, hashApiKey, KNOWN_KEY_TTL_MS } from "../../../src/keys/api-key";
+import { call, countPets, createApiKey, createPet, expectError, faultLogLines } from "../../helpers/index";
+import { countRoundTrips, d1Error, failing, type StorageCall, wrapBindings } from "../../helpers/wrap-bindings";
 
 // What a key may do and for how long (its record's scopes and expiry), a token refused
 // offline by its checksum, keys issued before checksums, and the day a key was last used.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DAY_MS, utcDay } from "../src/instant";
+import { DAY_MS, utcDay } from "../../../src/lib/dates";
 
 // utcDay keeps the last day it formatted, so that a hot path formats a date once a day:
 // it must still follow the clock wherever it goes (tests move it both ways).

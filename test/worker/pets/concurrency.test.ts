@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Pet } from "../src/schemas";
-import { call, countPets, createApiKey } from "./helpers";
+import type { Pet } from "../../../src/schemas";
+import { call, countPets, createApiKey } from "../../helpers/index";
 
 describe("concurrent requests", () => {
   it("give 200 parallel creates 200 distinct ids, each of which reads back", { timeout: 30_000 }, async () => {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, countPets, createApiKey, expectError } from "./helpers";
+import { call, countPets, createApiKey, expectError } from "../../helpers/index";
 
 let key: string;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Pet } from "../src/schemas";
-import { call, countPets, createApiKey, expectError } from "./helpers";
+import type { Pet } from "../../../src/schemas";
+import { call, countPets, createApiKey, expectError } from "../../helpers/index";
 
 let key: string;
 beforeAll(async () => {
@@ -11,7 +11,7 @@ beforeAll(async () => {
 const post = (json: unknown, headers?: HeadersInit) => call("/v1/pets", { method: "POST", key, json, headers });
 
 // What createPet stores and the fields it refuses; the bytes of its body (malformed JSON,
-// charsets, encodings, sizes) and a query string: test/create-pet-body.test.ts.
+// charsets, encodings, sizes) and a query string: test/worker/pets/create-pet-body.test.ts.
 
 describe("POST /v1/pets", () => {
   it("answers 201 with the stored pet and its Location", async () => {

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
-import { call, countPets, createApiKey, expectError, faultLogLines } from "./helpers";
+import { call, countPets, createApiKey, expectError, faultLogLines } from "../../helpers/index";
 
-// The next test file starts without the trigger below (test/apply-migrations.ts drops it).
+// The next test file starts without the trigger below (test/helpers/apply-migrations.ts drops it).
 it("stores no pet when its idempotency record cannot be written after the insert", async () => {
   const key = await createApiKey();
   // Fails the batch's last statement, after the pet row was inserted: a crash

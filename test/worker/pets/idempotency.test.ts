@@ -1,9 +1,9 @@
 import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import worker from "../src/index";
-import type { Pet } from "../src/schemas";
-import { call, countPets, createApiKey, expectError } from "./helpers";
+import worker from "../../../src/index";
+import type { Pet } from "../../../src/schemas";
+import { call, countPets, createApiKey, expectError } from "../../helpers/index";
 
 let key: string;
 beforeAll(async () => {

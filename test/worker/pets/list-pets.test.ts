@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Pet } from "../src/schemas";
-import { call, createApiKey, createPet, expectError } from "./helpers";
+import type { Pet } from "../../../src/schemas";
+import { call, createApiKey, createPet, expectError } from "../../helpers/index";
 
 let key: string;
 let created: Pet[];

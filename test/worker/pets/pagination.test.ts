@@ -1,7 +1,16 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CURSOR_MAX_LENGTH, type Pet } from "../src/schemas";
-import { BASE_URL, call, createApiKey, createPet, expectError, faultLogLines, nextLink, walkPages } from "./helpers";
+import { CURSOR_MAX_LENGTH, type Pet } from "../../../src/schemas";
+import {
+  BASE_URL,
+  call,
+  createApiKey,
+  createPet,
+  expectError,
+  faultLogLines,
+  nextLink,
+  walkPages,
+} from "../../helpers/index";
 
 let key: string;
 let created: Pet[];

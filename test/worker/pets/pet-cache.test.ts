@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { app } from "../src/index";
-import { IMMUTABLE_PETS_CACHE } from "../src/pet-cache";
-import type { Pet } from "../src/schemas";
-import { call, createApiKey, createPet } from "./helpers";
+import { app } from "../../../src/app";
+import { IMMUTABLE_PETS_CACHE } from "../../../src/pets/cache";
+import type { Pet } from "../../../src/schemas";
+import { call, createApiKey, createPet } from "../../helpers/index";
 
 let key: string;
 beforeAll(async () => {
@@ -19,7 +19,7 @@ describe("the immutable-pets cache", () => {
     const routesThatChangePets = petRoutes.filter(
       ({ method, path }) => !(method === "GET" || (method === "POST" && path === "/v1/pets")),
     );
-    // If this fails, a route now changes pets: revisit IMMUTABLE_PETS_CACHE in src/pet-cache.ts.
+    // If this fails, a route now changes pets: revisit IMMUTABLE_PETS_CACHE in src/pets/cache.ts.
     expect(IMMUTABLE_PETS_CACHE ? routesThatChangePets : []).toEqual([]);
   });
 

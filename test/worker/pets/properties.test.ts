@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type ErrorBody, PET_STATUSES, petSchema } from "../src/schemas";
-import { call, createApiKey } from "./helpers";
+import { type ErrorBody, PET_STATUSES, petSchema } from "../../../src/schemas";
+import { call, createApiKey } from "../../helpers/index";
 
 // Each property gets a key of its own: a run is at most ~200 requests, under the test rate limit.
 const RUNS = 100;

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Pet } from "../src/schemas";
-import { call, createApiKey, createPet, nextPath } from "./helpers";
-import { countRoundTrips } from "./wrap-bindings";
+import type { Pet } from "../../../src/schemas";
+import { call, createApiKey, createPet, nextPath } from "../../helpers/index";
+import { countRoundTrips } from "../../helpers/wrap-bindings";
 
 // Storage round trips per request on a warm isolate (the key already looked up;
-// test/auth-cache.test.ts shows it is looked up once), counted on the real
+// test/worker/keys/auth-cache.test.ts shows it is looked up once), counted on the real
 // bindings: deterministic, unlike timings.
 
 let key: string;
@@ -21,7 +21,7 @@ beforeAll(async () => {
 /**
  * One request through the Worker's fetch handler, with the D1 and KV round trips of its
  * answer: counted when the answer is ready, before any write the Worker defers until
- * after it (the usage of a deprecated operation, test/deprecation.test.ts).
+ * after it (the usage of a deprecated operation, test/worker/deprecation/deprecation.test.ts).
  */
 const roundTrips = async (path: string, init: RequestInit = {}) => {
   const counter = countRoundTrips(env);

@@ -1,0 +1,33 @@
+import { Hono } from "hono";
+import { methodNotAllowed } from "hono/method-not-allowed";
+import { markDeprecatedOperations } from "./deprecation/deprecated-operation";
+import { documentationRoutes } from "./document/routes";
+import type { AppEnv } from "./env";
+import { apiCors, DOCUMENT_PATH, documentCors } from "./http/cors";
+import { handleError, handleMethodNotAllowed, handleNotFound } from "./http/errors";
+import { noStore } from "./http/no-store";
+import { requestLog } from "./http/request-log";
+import { petRoutes } from "./pets/routes";
+
+// The path of every request, in order: the access log around everything, the headers that
+// every pets answer carries, the deprecated operation's headers, CORS, the 405s, then the
+// routes; one handler for every error. Each operation's own checks are on its chain in
+// src/pets/routes.ts.
+export const app = new Hono<AppEnv>();
+
+app.use(requestLog);
+// Outside methodNotAllowed, so that its 405s carry these headers too. "/v1/pets/*"
+// matches /v1/pets itself and every path under it, unknown ones included.
+app.use("/v1/pets/*", noStore);
+markDeprecatedOperations(app);
+// Before the 405 handling (a preflight is an OPTIONS) and before authentication.
+app.use("/v1/*", apiCors(app));
+app.use(DOCUMENT_PATH, documentCors);
+app.use(methodNotAllowed({ app, onMethodNotAllowed: handleMethodNotAllowed }));
+app.route("/v1", documentationRoutes);
+const routes = app.route("/v1/pets", petRoutes);
+app.notFound(handleNotFound);
+app.onError(handleError);
+
+/** The API's routes and their types, for a typed client: `hc<AppType>(baseUrl)`. */
+export type AppType = typeof routes;
