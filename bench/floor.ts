@@ -1,61 +1,41 @@
-// The reference Worker: /bare answers `[]`, what wrangler dev and the runtime cost alone
-// (the bench's readiness probe); /one-limit adds the rate-limit call every authenticated
-// API request makes, which under wrangler dev is a Durable Object writing SQLite on each
-// call (production keeps the counters in the machine's memory); /limit-and-query adds the
-// one `SELECT 1` that any read of storage costs at least, in the API's order: what a
-// request that reaches D1 cannot avoid.
-//
-// /one-limit/<target> and /limit-and-query/<target> make the same calls, then answer what
-// the API answered that target (status, headers and body, recorded by ./answers.ts and
-// handed over in the ANSWERS variable): what a Worker costs that makes the API's binding
-// calls and writes its answer, with none of its code. /hono/<calls>/<target> does the same
-// through the smallest Hono app that can: one route, no middleware. The stack fixes Hono,
-// so what this costs over the plain floor is not the API's to save.
+// The floor under each bench target: the smallest Hono app that makes the target's binding
+// calls, sends D1 the API's own statements (./queries.ts, handed over in STATEMENTS), and
+// writes back the API's recorded answer to it (./recorded.ts, in ANSWERS). One route, no
+// middleware. The stack fixes Workers, D1, the rate limiter and Hono, so what this floor
+// costs is not the API's to save; what the API costs over it is its own work.
 import { Hono } from "hono";
-import { answerFrom, floorQuery, type RecordedAnswer, type Replay, writeBack } from "./recorded";
+import type { Statement } from "./queries";
+import { answerFrom, type RecordedAnswer, type Replay, writeBack } from "./recorded";
 
-const LIMITED = new Set(["one-limit", "limit-and-query"]);
-const QUERIED = new Set(["limit-and-query"]);
-
-type Env = { DB: D1Database; RATE_LIMITER: RateLimit; ANSWERS?: string };
+type Env = { DB: D1Database; RATE_LIMITER: RateLimit; ANSWERS?: string; STATEMENTS?: string };
 
 // Parsed on first use in each isolate, with this server's origin in place of the API's, so
 // that wrangler dev's proxy rewrites the same absolute URLs it rewrites in the API's answers.
 let answers: Map<string, Replay> | undefined;
+let statements: Record<string, Statement[]> | undefined;
 const answerOf = (env: Env, request: Request, target: string) => {
   if (!answers) {
     const { origin } = new URL(request.url);
-    answers = new Map(
-      Object.entries(JSON.parse(env.ANSWERS ?? "{}") as Record<string, RecordedAnswer>).map(([name, answer]) => [
-        name,
-        answerFrom(answer, origin),
-      ]),
-    );
+    const recorded = Object.entries(JSON.parse(env.ANSWERS ?? "{}") as Record<string, RecordedAnswer>);
+    answers = new Map(recorded.map(([name, answer]) => [name, answerFrom(answer, origin)]));
   }
   return answers.get(target);
 };
 
-const makeCalls = async (calls: string, env: Env) => {
-  if (LIMITED.has(calls)) await env.RATE_LIMITER.limit({ key: "bench" });
-  if (QUERIED.has(calls)) await floorQuery(env.DB);
-};
-
-const throughHono = new Hono<{ Bindings: Env }>().all("/hono/:calls/:target", async (c) => {
-  const { calls, target } = c.req.param();
-  await makeCalls(calls, c.env);
-  const answer = answerOf(c.env, c.req.raw, target);
-  return answer ? writeBack(answer) : c.notFound();
-});
-
-export default {
-  async fetch(request, env, ctx) {
-    // Told apart before the URL is parsed: a Worker whose fetch is Hono's parses none itself.
-    if (request.url.includes("/hono/")) return throughHono.fetch(request, env, ctx);
-    const url = new URL(request.url);
-    const [calls = "", target] = url.pathname.slice(1).split("/");
-    await makeCalls(calls, env);
-    const answer = target === undefined ? undefined : answerOf(env, request, target);
-    if (!answer) return Response.json([], { headers: { "X-Bench-Reference": "1" } });
-    return writeBack(answer);
-  },
-} satisfies ExportedHandler<Env>;
+export default new Hono<{ Bindings: Env }>()
+  .get("/ready", (c) => c.text("ready", 200, { "X-Bench-Floor": "1" }))
+  .all("/floor/:target", async (c) => {
+    const target = c.req.param("target");
+    // Every authenticated request of the API makes this call (its key is cached, so KV is not read).
+    await c.env.RATE_LIMITER.limit({ key: "bench" });
+    statements ??= JSON.parse(c.env.STATEMENTS ?? "{}") as Record<string, Statement[]>;
+    const ofTarget = statements[target] ?? [];
+    // In a D1 session, as every query of the API runs (src/db/session.ts).
+    const session = ofTarget.length ? c.env.DB.withSession("first-unconstrained") : undefined;
+    for (const { sql, params, method } of ofTarget) {
+      const statement = session?.prepare(sql).bind(...params);
+      await (statement?.[method] as (() => Promise<unknown>) | undefined)?.call(statement);
+    }
+    const answer = answerOf(c.env, c.req.raw, target);
+    return answer ? writeBack(answer) : c.notFound();
+  });

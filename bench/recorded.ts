@@ -1,7 +1,6 @@
-// What the bench's floors share (./reference.ts, ./code-worker.ts): an answer of the API as
+// What the bench and its floor (./floor.ts) share: an answer of the API as
 // they record and write it back (status, headers and body; Content-Length and
-// Transfer-Encoding are the runtime's to write, and X-Request-Id is new on each answer), and
-// the one query they make.
+// Transfer-Encoding are the runtime's to write, and X-Request-Id is new on each answer).
 export type RecordedAnswer = { status: number; headers: [string, string][]; body: string };
 /** A recorded answer ready to be written back, its headers built once. */
 export type Replay = { status: number; headers: Headers; body: string };
@@ -29,14 +28,10 @@ export const answerFrom = ({ status, headers, body }: RecordedAnswer, origin: st
 /**
  * A new Response of the answer, with a request id of its own, as each API answer has. The
  * floor writes its headers the cheapest way we know: the runtime copies a Headers object
- * natively, where a list of pairs is read through JavaScript, pair by pair, on every
- * answer (bench/README.md, "Latest figures", has what that cost).
+ * natively, where a list of pairs would be read through JavaScript, pair by pair, on every answer.
  */
 export const writeBack = ({ status, headers, body }: Replay) => {
   const answer = new Response(body, { status, headers });
   answer.headers.set("X-Request-Id", crypto.randomUUID());
   return answer;
 };
-
-/** The one `SELECT 1` that any read of storage costs at least, in a D1 session as every query of the API runs (src/db/session.ts). */
-export const floorQuery = (db: D1Database) => db.withSession("first-unconstrained").prepare("SELECT 1").first();

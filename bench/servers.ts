@@ -1,30 +1,46 @@
-// The servers a bench loads: the API on N seeded pets, and the reference Worker (./reference.ts)
-// with the API's answers, so that each target has the reference that makes its binding calls
-// and the floors that also write back its answer, plainly and through Hono. `npm run bench` and `npm run
-// bench:instructions` start them alike.
+// The two servers a bench loads: the API on N seeded pets, and its floor (./floor.ts) on a
+// copy of the same database, with the API's answers and statements, checked to write back
+// each answer byte for byte before anything is counted. The developer's .wrangler/state and
+// .dev.vars are left alone: everything lives under the run's own directory.
+import { randomBytes } from "node:crypto";
+import { cpSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { createKey } from "../scripts/keys";
+import { openStores } from "../scripts/lib/stores";
+import { seedPets } from "../scripts/seed";
 import { checkReplay, recordAnswers } from "./answers";
 import { startBenchServer } from "./bench-server";
-import { apiTargets, prepareApi } from "./setup";
-import { check, GOALS, status, type Target } from "./targets";
-
-/** The reference Worker's route for each set of binding calls a target is judged against (./reference.ts). */
-const CALLS = { limit: "one-limit", limitAndQuery: "limit-and-query" } as const;
+import { targetStatements } from "./queries";
+import { apiTargets, check, type Target, type TargetName } from "./targets";
 
 type Options = {
   runDir: string;
   count: number;
   log: (message: string) => void;
-  /** More arguments for both wrangler dev processes. */
-  devArgs: string[];
-  /** Added to both wrangler dev processes' environment. */
-  env?: Record<string, string>;
+  /** Added to both wrangler dev processes' environment (./callgrind-workerd.sh reads it). */
+  env: Record<string, string>;
 };
 
-export const startServers = async ({ runDir, count, log, devArgs, env }: Options) => {
-  const { persistTo, secret, envFile, auth } = await prepareApi(runDir, count, log);
-  log("starting the API with wrangler dev, then the reference Worker with the API's answers");
-  const args = ["--env-file", envFile, ...devArgs];
+/** Each target of the API, and the floor's request for it: the target's own (method, headers, body) at the floor's route. */
+export type Pair = { target: Target; floor: Target };
+
+export const startServers = async ({ runDir, count, log, env }: Options) => {
+  const persistTo = path.join(runDir, "api");
+  const envFile = path.join(runDir, "bench.env");
+  writeFileSync(envFile, `CURSOR_SECRET=${randomBytes(32).toString("base64url")}\nCURSOR_SECRET_PREVIOUS=\n`, {
+    mode: 0o600,
+  });
+  log(`seeding ${count} pets`);
+  seedPets({ count, persistTo });
+  const local = { remote: false, persistTo };
+  const stores = await openStores(local);
+  const auth = { Authorization: `Bearer ${await createKey("bench", local, stores).finally(stores.close)}` };
+  // Before either server opens it: the floor reads the same rows from its own copy.
+  const floorPersistTo = path.join(runDir, "floor");
+  cpSync(path.join(persistTo, "v3", "d1"), path.join(floorPersistTo, "v3", "d1"), { recursive: true });
+
+  log("starting the API, then its floor with the API's answers and statements");
+  const args = ["--env-file", envFile, "--log-level", "log"];
   const api = await startBenchServer({
     name: "api",
     command: "wrangler dev",
@@ -33,64 +49,35 @@ export const startServers = async ({ runDir, count, log, devArgs, env }: Options
     env,
   });
   const stops = [api.stop];
-  const stop = () => Promise.all(stops.map((stopOne) => stopOne()));
+  const stop = () => Promise.all(stops.map((stopOne) => stopOne())).then(() => undefined);
   try {
-    const byName = apiTargets(api.origin, auth, count, api.pid);
-    for (const target of Object.values(byName)) await check(target);
-    const answers = await recordAnswers(byName, api.origin);
-    const reference = await startBenchServer({
-      name: "reference",
+    const targets: Record<TargetName, Target> = apiTargets(api.origin, auth, count);
+    for (const target of Object.values(targets)) await check(target);
+    const answers = await recordAnswers(targets, api.origin);
+    const floor = await startBenchServer({
+      name: "floor",
       command: "wrangler dev",
-      args: ["--config", "bench/reference.toml", ...args, "--var", `ANSWERS:${JSON.stringify(answers)}`],
-      // Its own: the API's D1 is not the one its SELECT 1 reads.
-      persistTo: path.join(runDir, "reference"),
+      args: [
+        ...["--config", "bench/floor.toml", ...args],
+        ...[
+          "--var",
+          `ANSWERS:${JSON.stringify(answers)}`,
+          "--var",
+          `STATEMENTS:${JSON.stringify(await targetStatements())}`,
+        ],
+      ],
+      persistTo: floorPersistTo,
       env,
-      probe: { path: "/bare", isOurs: (response) => response.headers.has("X-Bench-Reference") },
+      probe: { path: "/ready", isOurs: (response) => response.headers.has("X-Bench-Floor") },
     });
-    stops.push(reference.stop);
-    const onReference = (calls: string, name: string): Target => ({
-      name,
-      url: `${reference.origin}/${calls}`,
-      ok: status(200),
-      server: reference.pid,
-    });
-    const references = {
-      limit: onReference(CALLS.limit, "reference: bare + one rate-limit call"),
-      limitAndQuery: onReference(CALLS.limitAndQuery, "reference: one rate-limit call + one query"),
-    };
-    for (const target of Object.values(references)) await check(target);
-    // The target's own request (method, headers, body), answered with the API's answer to it:
-    // by the Worker's own code, and through the smallest Hono app (./reference.ts).
-    const floors = new Map<Target, Target>();
-    const honoFloors = new Map<Target, Target>();
-    for (const [name, target] of Object.entries(byName)) {
-      const floorOn = (route: string, what: string): Target => ({
-        ...target,
-        name: `reference: its calls and ${target.name}'s answer${what}`,
-        url: `${reference.origin}${route}/${CALLS[GOALS[target.goal].reference]}/${name}`,
-        server: reference.pid,
-        goal: undefined,
-      });
-      const floor = floorOn("", "");
-      const honoFloor = floorOn("/hono", ", through Hono");
-      for (const replay of [floor, honoFloor]) {
-        await checkReplay(replay, answers[name as keyof typeof byName], reference.origin);
-      }
-      floors.set(target, floor);
-      honoFloors.set(target, honoFloor);
+    stops.push(floor.stop);
+    const pairs: Pair[] = [];
+    for (const [name, target] of Object.entries(targets) as [TargetName, Target][]) {
+      const floorTarget = { ...target, name: `floor of ${target.name}`, url: `${floor.origin}/floor/${name}` };
+      await checkReplay(floorTarget, answers[name], floor.origin);
+      pairs.push({ target, floor: floorTarget });
     }
-    const targets = Object.values(byName);
-    return {
-      api,
-      reference,
-      secret,
-      byName,
-      references,
-      floors,
-      honoFloors,
-      stop,
-      all: [...targets, ...Object.values(references), ...floors.values(), ...honoFloors.values()],
-    };
+    return { pairs, servers: { api: api.pid, floor: floor.pid }, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -1,54 +1,72 @@
-// What the benchmark sends and how it sums up: its targets, each with the answer it
-// must give, and the statistics of the report.
+// What the bench sends and what it judges: the API's four targets, each with the answer it
+// must give and its goal over its floor (./floor.ts).
 import { LIST_LIMIT } from "../src/schemas";
+import { BENCH_PET } from "./queries";
 
 /**
- * Each target is judged against the reference that pays the same binding calls (the
- * rate-limit call of every authenticated request, and the query of one that reaches D1):
- * its CPU time per request at most this share above the reference's, and its req/s at
- * least this share of the reference's.
+ * The most a target may cost over its floor, in instructions per request: the reads answered
+ * from the isolate's memory, and those that reach D1 (reads and creates).
  */
-export const GOALS = {
-  memory: { reference: "limit", maxCpuOverhead: 0.05, minRps: 0.95 },
-  d1: { reference: "limitAndQuery", maxCpuOverhead: 0.1, minRps: 0.95 },
-} as const;
-
-export const median = (numbers: number[]) => {
-  const sorted = numbers.toSorted((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
-/** The nearest-rank quantile `q` (0 to 1). */
-export const quantile = (numbers: number[], q: number) =>
-  numbers.toSorted((a, b) => a - b)[Math.max(0, Math.ceil(numbers.length * q) - 1)] ?? 0;
-export const p99 = (numbers: number[]) => quantile(numbers, 0.99);
-export const verdict = (met: boolean) => (met ? "met" : "NOT met");
+export const GOALS = { memory: 0.05, d1: 0.08 } as const;
 
 export type Target = {
   name: string;
   url: string;
   ok: (status: number, body: unknown) => boolean;
-  goal?: keyof typeof GOALS;
-  /** The process group leader of the server that answers it (./cpu.ts reads its CPU time). */
-  server: number;
+  goal: keyof typeof GOALS;
   method?: "GET" | "POST";
   headers?: Record<string, string>;
   body?: string;
 };
 
-export const status = (expected: number) => (actual: number) => actual === expected;
-export const page = (full: boolean) => (actual: number, body: unknown) =>
+const status = (expected: number) => (actual: number) => actual === expected;
+const page = (full: boolean) => (actual: number, body: unknown) =>
   actual === 200 &&
   Array.isArray(body) &&
   (full ? body.length === LIST_LIMIT.default : body.length > 0 && body.length < LIST_LIMIT.default);
 
-export const send = ({ url, method, headers, body }: Target) => fetch(url, { method, headers, body });
+/** The authenticated targets of the API at `origin`, by name (./queries.ts names the ones that reach D1 alike). */
+export const apiTargets = (origin: string, auth: Record<string, string>, count: number) => {
+  const pets = `${origin}/v1/pets`;
+  return {
+    firstPage: { name: "GET /v1/pets (full first page)", url: pets, headers: auth, ok: page(true), goal: "memory" },
+    getPet: {
+      name: "GET /v1/pets/{id}",
+      url: `${pets}/${Math.ceil(count / 2)}`,
+      headers: auth,
+      ok: status(200),
+      goal: "memory",
+    },
+    partialPage: {
+      name: "GET /v1/pets?status=pending (partial page)",
+      url: `${pets}?status=pending`,
+      headers: auth,
+      ok: page(false),
+      goal: "d1",
+    },
+    create: {
+      name: "POST /v1/pets",
+      url: pets,
+      method: "POST",
+      headers: { ...auth, "Content-Type": "application/json" },
+      body: JSON.stringify({ name: BENCH_PET.name, categoryId: BENCH_PET.categoryId }),
+      ok: status(201),
+      goal: "d1",
+    },
+  } satisfies Record<string, Target>;
+};
 
-// A target answering 401 or an empty page would look fast: each answer is checked first.
-export const check = async (target: Target) => {
-  const response = await send(target);
-  const body: unknown = await response.json().catch(() => undefined);
-  if (!target.ok(response.status, body)) {
-    throw new Error(`${target.name} answered ${response.status}: ${JSON.stringify(body)}`);
-  }
+export type TargetName = keyof ReturnType<typeof apiTargets>;
+
+/** A target answering 401 or an empty page would look fast: each answer is checked first. */
+export const check = async ({ name, url, method, headers, body, ok }: Target) => {
+  const response = await fetch(url, { method, headers, body });
+  const answer: unknown = await response.json().catch(() => undefined);
+  if (!ok(response.status, answer)) throw new Error(`${name} answered ${response.status}: ${JSON.stringify(answer)}`);
+};
+
+export const median = (numbers: number[]) => {
+  const sorted = numbers.toSorted((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 };

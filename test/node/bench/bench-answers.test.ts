@@ -4,6 +4,7 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkReplay, recordAnswers } from "../../../bench/answers";
 import { answerFrom, recordAnswer, writeBack } from "../../../bench/recorded";
+import type { Target } from "../../../bench/targets";
 
 // The floor under each bench target (bench/recorded.ts): the API's answer, recorded on the
 // API's server and written back by another, must be the same bytes, or the floor would
@@ -63,7 +64,7 @@ describe("the bench's recording of an answer", () => {
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
-  const target = (path: string) => ({ name: path, url: `${origin}${path}`, ok: () => true, server: 0 });
+  const target = (path: string): Target => ({ name: path, url: `${origin}${path}`, ok: () => true, goal: "memory" });
 
   it("sends what the load sends (no Accept-Encoding), and keeps how the body was framed", async () => {
     const { plain, chunked } = await recordAnswers({ plain: target("/plain"), chunked: target("/chunked") }, origin);

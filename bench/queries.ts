@@ -1,0 +1,51 @@
+// The SQL that the API sends D1 for a target, taken from the API's own query code run on its
+// own session client (src/db/client.ts) over a D1 binding that records what it is asked and
+// answers nothing, so that the floor under the target (./floor.ts) makes the same binding
+// calls with the same statements and values, by construction
+// (test/worker/bench/floor-statements.test.ts sees the API send them).
+import { createSessionDatabase, type Database, emptyD1Usage } from "../src/db/client";
+import { insertPet, listPets } from "../src/pets/queries";
+import { LIST_LIMIT } from "../src/schemas";
+
+/** One D1 call: the statement, its values, and the method that ran it (all, raw, first or run), in a session opened `first-unconstrained`. */
+export type Statement = { sql: string; params: unknown[]; method: "all" | "raw" | "first" | "run" };
+
+const recordingClient = (statements: Statement[]) => {
+  const statement = (sql: string, params: unknown[] = []) => {
+    const ran = (method: Statement["method"], answer: unknown) => async () => {
+      statements.push({ sql, params, method });
+      return answer;
+    };
+    return {
+      bind: (...values: unknown[]) => statement(sql, values),
+      all: ran("all", { results: [], success: true, meta: {} }),
+      raw: ran("raw", []),
+      first: ran("first", null),
+      run: ran("run", { results: [], success: true, meta: {} }),
+    };
+  };
+  const session = { prepare: (sql: string) => statement(sql) };
+  return { withSession: () => session } as unknown as D1Database;
+};
+
+/** The statements `query` sends; an error for want of an answer (an insert that returned no row) ends it. */
+const statementsOf = async (query: (db: Database) => Promise<unknown>) => {
+  const statements: Statement[] = [];
+  await query(createSessionDatabase(recordingClient(statements), undefined, emptyD1Usage()).db).catch(() => undefined);
+  return statements;
+};
+
+/** The bench's request bodies, as ./targets.ts sends them. */
+export const BENCH_PET = { name: "Bench pet", categoryId: 1, status: "available" } as const;
+
+/**
+ * The statements of the targets that reach D1: the first page of `?status=pending` (one row
+ * more than the page, to tell whether a next one exists: src/pets/cache.ts), and a create
+ * without an Idempotency-Key.
+ */
+export const targetStatements = async () => ({
+  partialPage: await statementsOf((db) =>
+    listPets(db, { afterId: 0, limit: LIST_LIMIT.default + 1, status: "pending" }),
+  ),
+  create: await statementsOf((db) => insertPet(db, BENCH_PET)),
+});

@@ -1,0 +1,51 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { BENCH_PET, targetStatements } from "../../../bench/queries";
+import { call, createApiKey, createPet } from "../../helpers/index";
+import { type StorageCall, wrapBindings } from "../../helpers/wrap-bindings";
+
+// The bench's floor (bench/floor.ts) sends D1 the statements that bench/queries.ts takes from
+// the API's query code. Here the API itself, on the real D1, is seen to send exactly those for
+// the bench's partial page and create, in a session opened alike: the floor's "same SQL" holds
+// by a test, not by trust.
+
+let key: string;
+beforeAll(async () => {
+  key = await createApiKey("bench statements");
+  for (const name of ["Ada", "Bo", "Cy"]) await createPet(key, { name, categoryId: 1, status: "pending" });
+  // The key's first use of the day is recorded in D1: done here, so that the requests below send only their own.
+  await call("/v1/pets?limit=1", { key });
+});
+
+/** The D1 calls a request makes before its answer is ready. */
+const d1CallsOf = async (path: string, init: RequestInit = {}) => {
+  const calls: StorageCall[] = [];
+  let answered = false;
+  const bindings = wrapBindings(env, (storageCall) => {
+    if (storageCall.binding === "DB" && !answered) calls.push(storageCall);
+    return undefined;
+  });
+  const response = await call(path, { ...init, key, bindings, onAnswer: () => (answered = true) });
+  await response.arrayBuffer();
+  return { status: response.status, calls: calls.map(({ sql, method, session }) => ({ sql, method, session })) };
+};
+
+describe("the bench's floor statements", () => {
+  it("are the API's own for the partial page", async () => {
+    const { partialPage } = await targetStatements();
+    const { status, calls } = await d1CallsOf("/v1/pets?status=pending");
+    expect(status).toBe(200);
+    expect(calls).toEqual(partialPage.map(({ sql, method }) => ({ sql, method, session: "first-unconstrained" })));
+  });
+
+  it("are the API's own for a create without Idempotency-Key", async () => {
+    const { create } = await targetStatements();
+    const { status, calls } = await d1CallsOf("/v1/pets", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ name: BENCH_PET.name, categoryId: BENCH_PET.categoryId }),
+    });
+    expect(status).toBe(201);
+    expect(calls).toEqual(create.map(({ sql, method }) => ({ sql, method, session: "first-unconstrained" })));
+  });
+});
