@@ -1,5 +1,5 @@
-// The API's answer to each target, recorded once, for the reference Worker to write back
-// (./reference.ts): the floor under a target is a Worker that makes its binding calls and
+// The API's answer to each target, recorded once, for the floor to write back
+// (./floor.ts): the floor under a target is a Worker that makes its binding calls and
 // answers its bytes.
 import { request } from "node:http";
 import { type RecordedAnswer, recordAnswer } from "./recorded";
@@ -38,7 +38,7 @@ const sendAsLoaded = ({ url, method = "GET", headers = {}, body }: Target) =>
     sent.end(body);
   });
 
-/** The API's answer to each target, by name, as the reference's ANSWERS variable holds them. */
+/** The API's answer to each target, by name, as the floor's ANSWERS variable holds them. */
 export const recordAnswers = async <Name extends string>(targets: Record<Name, Target>, origin: string) => {
   const recorded = {} as Record<Name, LoadedAnswer>;
   for (const [name, target] of Object.entries<Target>(targets)) {

@@ -2,8 +2,8 @@
 // wrangler 4.155 it is on by default: wrangler dev streams each request's trace events (its
 // spans and log lines) to a collector Worker in the Worker's own workerd, which writes them
 // to SQLite for the local explorer. Production runs nothing of the kind in a Worker's
-// process, and there it cost nearly as much as the rest of a reference's request (measured
-// in bench/README.md, "Latest figures"), counted in the Worker's workerd on both sides.
+// process, and here it cost nearly as much as the rest of a request, counted in the Worker's
+// workerd on both sides (bench/README.md).
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { startDevServer } from "../scripts/lib/dev-server";

@@ -1,5 +1,5 @@
 #!/bin/sh
-# For `npm run bench:instructions`, in place of workerd (MINIFLARE_WORKERD_PATH): the
+# For `npm run bench`, in place of workerd (MINIFLARE_WORKERD_PATH): the
 # Worker's workerd, the one wrangler dev gives an inspector, runs under callgrind, which
 # counts the instructions it executes; wrangler dev's proxy runs as it is. Each counted
 # process leaves its pid in BENCH_CALLGRIND_DIR (exec keeps the pid).

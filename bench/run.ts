@@ -19,8 +19,6 @@ const RUN_DIR = path.resolve(".wrangler/bench/run");
 const CALLGRIND_DIR = path.join(RUN_DIR, "callgrind");
 // Few connections: callgrind runs a process's threads one at a time.
 const CONNECTIONS = 2;
-// The work a load leaves behind (waitUntil writes, garbage) is counted with it, not with the next.
-const SETTLE_MS = 1000;
 
 const wholeNumber = (text: string | undefined, name: string, min: number) => {
   const value = Number(text);
@@ -32,7 +30,7 @@ const { values } = parseArgs({
   options: {
     rounds: { type: "string", default: "8" },
     "warm-up": { type: "string", default: "2" },
-    requests: { type: "string", default: "120" },
+    requests: { type: "string", default: "200" },
     count: { type: "string", default: "1000" },
   },
 });
@@ -61,10 +59,10 @@ const countedProcess = (leader: number) => {
 };
 
 /** Instructions per answered request of one load of `target` on the workerd `pid`. */
-const load = async ({ name, url, method = "GET", headers, body }: Target, pid: string) => {
+const load = async ({ name, url, method = "GET", headers, body, settleMs }: Target, pid: string) => {
   execFileSync("callgrind_control", ["-z", pid], { stdio: "pipe" });
   const result = await autocannon({ url, method, headers, body, connections: CONNECTIONS, amount: requests });
-  await sleep(SETTLE_MS);
+  await sleep(settleMs);
   execFileSync("callgrind_control", ["-d", pid], { stdio: "pipe" });
   const failures = result.errors + result.non2xx;
   if (failures > 0) throw new Error(`${name}: ${failures} of ${requests} requests failed`);

@@ -4,7 +4,7 @@
 //
 // These files only assemble (this one the document, scripts/lib/openapi-schemas.ts its
 // schemas, scripts/lib/openapi-operations.ts each operation): each operation's description
-// lives beside its route (src/routes/*.openapi.ts), what they share in
+// lives beside its route (src/pets/routes.openapi.ts, src/document/routes.openapi.ts), what they share in
 // src/document/common.openapi.ts, and the schemas and their wording in src/schemas.ts,
 // which zod converts to JSON Schema in Node, so that none of it reaches the Worker's bundle.
 import { readFileSync, writeFileSync } from "node:fs";

@@ -1,8 +1,8 @@
 import { createDatabase, type Database } from "./client";
 
 // The queries a request runs most are prepared once per isolate: Drizzle builds a query's
-// SQL anew each time it runs, which `npm run bench:profile` put at about a fifth of the
-// Worker's time for a partial page. A prepared query keeps its SQL and runs it on the
+// SQL anew each time it runs, which V8's profiler put at about a fifth of the Worker's
+// time for a partial page (2026-11-25). A prepared query keeps its SQL and runs it on the
 // request's own D1 session, which no isolate-wide object may hold: it is prepared on a
 // client that stands for no database, and each run lends it the request's.
 

@@ -1,4 +1,4 @@
-// The fixed headers and bounds of the documentation routes (./documentation.ts), here so that their
+// The fixed headers and bounds of the documentation routes (./routes.ts), here so that their
 // OpenAPI description (./headers.openapi.ts) states the same values.
 
 /** Deploys change the document, so caches keep it briefly and then revalidate with the ETag. */

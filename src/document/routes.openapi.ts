@@ -1,4 +1,4 @@
-// The OpenAPI description of the operations in ./documentation.ts. Only the generator
+// The OpenAPI description of the operations in ./routes.ts. Only the generator
 // (scripts/openapi.ts) imports this.
 import { json, OPENAPI_VERSION, type OperationSpec } from "./common.openapi";
 import { PAGE_MAX_LENGTH } from "./documentation-headers";

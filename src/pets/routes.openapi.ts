@@ -1,4 +1,4 @@
-// The OpenAPI description of the operations in ./pets.ts, with the examples that the
+// The OpenAPI description of the operations in ./routes.ts, with the examples that the
 // reference page shows and that mocks such as Prism's answer. Only the generator
 // (scripts/openapi.ts) and the tests import this. test/worker/document/openapi-examples.test.ts checks every
 // example against its schema and replays each error's request for that exact body.

@@ -64,7 +64,13 @@ describe("the bench's recording of an answer", () => {
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
-  const target = (path: string): Target => ({ name: path, url: `${origin}${path}`, ok: () => true, goal: "memory" });
+  const target = (path: string): Target => ({
+    name: path,
+    url: `${origin}${path}`,
+    ok: () => true,
+    goal: "memory",
+    settleMs: 0,
+  });
 
   it("sends what the load sends (no Accept-Encoding), and keeps how the body was framed", async () => {
     const { plain, chunked } = await recordAnswers({ plain: target("/plain"), chunked: target("/chunked") }, origin);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
-// `npm run bench:instructions` puts bench/callgrind-workerd.sh in place of workerd: only the
+// `npm run bench` puts bench/callgrind-workerd.sh in place of workerd: only the
 // Worker's workerd (the one given an inspector) may run under callgrind, and it must leave its
 // pid where the bench looks for it. A stand-in valgrind and workerd print what they were given.
 const WRAPPER = path.resolve("bench/callgrind-workerd.sh");
