@@ -2,10 +2,16 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-// Every relative link of the README and docs/ names a file of the repository, and an
+// Every relative link of the READMEs, the CHANGELOG and docs/ names a file of the repository, and an
 // anchor one of that file's headings (as GitHub makes anchors of them).
 
-const pages = ["README.md", ...readdirSync("docs").map((name) => path.join("docs", name))];
+const pages = [
+  "README.md",
+  "CHANGELOG.md",
+  "client/README.md",
+  "bench/README.md",
+  ...readdirSync("docs").map((name) => path.join("docs", name)),
+];
 
 /** GitHub's anchor of a heading: lower case, punctuation but hyphens dropped, spaces as hyphens. */
 const anchorOf = (heading: string) =>
