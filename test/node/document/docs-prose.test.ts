@@ -2,9 +2,10 @@ import { existsSync, globSync, readdirSync, readFileSync, statSync } from "node:
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-// The prose that a reader follows: every path it names is in the repository, no paragraph is
-// a fragment left by a move, no heading stands empty, a figure measured by a command says
-// when it was measured, and the architecture's map names every folder of the code.
+// The prose that a reader follows: every link resolves to a file and a heading, every path it
+// names is in the repository, no paragraph is a fragment left by a move, no heading stands
+// empty, a figure measured by a command says when it was measured, and the architecture's
+// map names every folder of the code.
 
 const PAGES = [
   "README.md",
@@ -84,8 +85,30 @@ const undatedFiguresOf = (text: string) =>
     .flatMap((block) => block.split(/(?<=[.!?])\s+(?=[A-Z`*(])/).map((sentence) => sentence.trim()))
     .filter(isUndated);
 
+/** GitHub's anchor of a heading: lower case, punctuation but hyphens dropped, spaces as hyphens. */
+const anchorOf = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, "")
+    .replace(/ /g, "-");
+const anchorsOf = (file: string) =>
+  new Set([...read(file).matchAll(/^#{1,6} (.+)$/gm)].map(([, heading = ""]) => anchorOf(heading)));
+
 describe.each(PAGES)("%s", (page) => {
   const text = read(page);
+
+  it("links only to files and headings of the repository", () => {
+    const links = [...withoutCode(text).matchAll(/\]\(([^)\s]+)\)/g)]
+      .map(([, target = ""]) => target)
+      .filter((target) => !/^[a-z]+:/.test(target));
+    for (const link of links) {
+      const [file = "", anchor] = link.split("#");
+      const target = file ? path.join(path.dirname(page), file) : page;
+      expect(existsSync(target), `${page}: ${link}`).toBe(true);
+      if (anchor) expect(anchorsOf(target).has(anchor), `${page}: ${link}`).toBe(true);
+    }
+  });
 
   it("names only paths that exist", () => {
     expect(pathsOf(text).filter((named) => !exists(page, named))).toEqual([]);
