@@ -41,8 +41,9 @@ describe("the typed client hc<AppType>", () => {
     const cursor = next.searchParams.get("cursor") ?? "";
     const second = await client.v1.pets.$get({ query: { limit: "1", cursor } });
     expect((await second.json()).map((pet) => pet.name)).toEqual(["Typed Tom"]);
+    // Typed Tom is pending and Typed Rex available: the filter keeps the one and leaves the other.
     const pending = await client.v1.pets.$get({ query: { status: "pending" } });
-    expect((await pending.json()).every((pet) => pet.status === "pending")).toBe(true);
+    expect((await pending.json()).map((pet) => pet.name)).toEqual(["Typed Tom"]);
   });
 
   it("gets a pet by id (getPet)", async () => {

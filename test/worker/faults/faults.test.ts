@@ -104,9 +104,22 @@ describe("a rate limiter fault", () => {
 
   it("that hangs is given up after a second, and fails open", async () => {
     const hung = failing(env, { binding: "RATE_LIMITER", error: "hangs" });
-    await faultLogLines(async () => {
+    let waitedMs = 0;
+    const lines = await faultLogLines(async () => {
+      const started = Date.now();
       expect((await call(`/v1/pets/${pet.id}`, { key, bindings: hung.env })).status).toBe(200);
+      waitedMs = Date.now() - started;
     });
+    // The deadline cannot fire before its second; the answer shows that it did fire.
+    expect(hung.calls).toHaveLength(1);
+    expect(waitedMs).toBeGreaterThanOrEqual(1000);
+    expect(lines).toMatchObject([
+      {
+        dependency: "RATE_LIMITER",
+        cause: "RATE_LIMITER did not answer within 1000 ms",
+        outcome: "failed open: not counted",
+      },
+    ]);
   });
 });
 

@@ -139,6 +139,9 @@ describe("a key's last use", () => {
   const isLastUseWrite = (storageCall: StorageCall) => /api_key_last_used/.test(storageCall.sql ?? "");
 
   it("is written after the answer once per isolate and UTC day, whatever the traffic", async () => {
+    // Mid-day UTC, so that the first five requests fall in one day and the next three in the next.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Math.floor(Date.now() / DAY_MS) * DAY_MS + DAY_MS / 2);
     const key = await createApiKey("last used");
     const writes: StorageCall[] = [];
     const watched = wrapBindings(env, (storageCall) => {
@@ -150,7 +153,6 @@ describe("a key's last use", () => {
     }
     expect(writes).toHaveLength(1);
     expect(await lastUsedDay(key)).toBe(dayOf(Date.now()));
-    vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + DAY_MS);
     for (let request = 0; request < 3; request++) {
       expect((await call("/v1/pets?limit=1", { key, bindings: watched, settle: true })).status).toBe(200);
