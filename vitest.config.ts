@@ -5,6 +5,8 @@ import { HeaviestFirst } from "./test/helpers/heaviest-first.ts";
 
 const RATE_LIMIT_IN_TESTS = 150;
 const TEST_CURSOR_SECRET = "test-cursor-secret-0123456789abcdef";
+// The property tests' seed (test/worker/pets/properties.test.ts): FC_SEED replays a run.
+const PROPERTY_SEED = process.env.FC_SEED ?? String(Math.floor(Math.random() * 2 ** 31));
 
 // wrangler.toml lists CURSOR_SECRET and CURSOR_SECRET_PREVIOUS (empty: no rotation), and
 // wrangler checks them each time the pool, or a wrangler dev of the e2e tests, reads the
@@ -42,6 +44,7 @@ export default defineConfig(async () => {
                   CURSOR_SECRET: TEST_CURSOR_SECRET,
                   CURSOR_SECRET_PREVIOUS: "",
                   ACCESS_LOG: "json",
+                  FC_SEED: PROPERTY_SEED,
                 },
                 // Low enough for test/worker/http/rate-limit.test.ts to reach; tests that send many
                 // requests use keys of their own.
