@@ -45,6 +45,7 @@ export default defineConfig(async () => {
                   CURSOR_SECRET_PREVIOUS: "",
                   ACCESS_LOG: "json",
                   FC_SEED: PROPERTY_SEED,
+                  STRADDLE_LIMITER_WINDOW: process.env.STRADDLE_LIMITER_WINDOW ?? "",
                 },
                 // Low enough for test/worker/http/rate-limit.test.ts to reach; tests that send many
                 // requests use keys of their own.

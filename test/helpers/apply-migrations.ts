@@ -9,7 +9,12 @@ import { vi } from "vitest";
 // client address of its own (test/helpers/index.ts).
 vi.resetModules();
 
-const { TEST_MIGRATIONS } = env as Cloudflare.Env & { TEST_MIGRATIONS: D1Migration[] };
+const { TEST_MIGRATIONS, STRADDLE_LIMITER_WINDOW } = env as Cloudflare.Env & {
+  TEST_MIGRATIONS: D1Migration[];
+  STRADDLE_LIMITER_WINDOW: string;
+};
+// Read from process.env by test/helpers/limiter-window.ts, as in the Node projects.
+process.env.STRADDLE_LIMITER_WINDOW = STRADDLE_LIMITER_WINDOW;
 // applyD1Migrations() records what it applied, so repeating it is a no-op.
 await applyD1Migrations(env.DB, TEST_MIGRATIONS);
 
