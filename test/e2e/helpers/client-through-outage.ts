@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { createClient } from "../../../client/src/index";
 import type { DevServer } from "../../../scripts/lib/dev-server";
-import { petName } from "./client";
+import { checkedFetch, petName } from "./client";
 import { lockStore } from "./lock-store";
 
 /**
@@ -17,7 +17,7 @@ export const createThroughD1Outage = async (server: DevServer, apiKey: string) =
     baseUrl: `${server.origin}/v1`,
     apiKey,
     fetch: async (input, init) => {
-      const response = await fetch(input, init);
+      const response = await checkedFetch(input, init);
       attempts.push({ key: new Headers(init.headers).get("Idempotency-Key"), status: response.status });
       return response;
     },

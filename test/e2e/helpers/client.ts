@@ -3,6 +3,7 @@ import { connect as connectTls } from "node:tls";
 import { expect, inject } from "vitest";
 import type { Pet } from "../../../src/schemas";
 import { buildRequest, createPetThrough, type RequestOptions } from "../../helpers/api-client";
+import { expectConformance } from "../../helpers/conformance";
 
 export { expectError, expectUnavailable, nextLink, nextPath, walkPages } from "../../helpers/api-client";
 
@@ -35,8 +36,10 @@ const expectNoResponseViolations = (method: string, url: URL, response: Response
 export const api = async (path: string, { key = apiKey, origin = baseUrl, ...options }: ApiInit = {}) => {
   const request = buildRequest(new URL(path, origin), { key, ...options });
   if (versionOverride) request.headers.set(VERSION_OVERRIDE_HEADER, versionOverride);
+  const sent = request.clone();
   const response = await fetch(request);
   if (throughPrism) expectNoResponseViolations(request.method, new URL(request.url), response);
+  else await expectConformance(sent, response);
   return response;
 };
 
@@ -92,23 +95,54 @@ const rawExchange = (send: (socket: Socket) => Promise<void> | void): Promise<Re
     });
   });
 
-/** Sends `requests` back to back on one connection; the last one should say `Connection: close`. */
-export const rawHttp = (...requests: Buffer[]): Promise<Response[]> =>
-  rawExchange((socket) => {
-    socket.write(Buffer.concat(requests));
-  });
+/** Node's fetch, with each answer checked against openapi.json: for clients that take a `fetch`. */
+export const checkedFetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+  const request = new Request(input, init);
+  const response = await fetch(request.clone());
+  await expectConformance(request, response);
+  return response;
+};
+
+/** A request's method and target, from its bytes' request line. */
+const requestLineOf = (bytes: Buffer) => {
+  const [method = "", target = ""] = bytes.subarray(0, bytes.indexOf("\r\n")).toString("latin1").split(" ");
+  return { method, target };
+};
+
+/** Each answer checked against openapi.json, as api() checks its own, unless the exchange says why not. */
+const checkedAgainstDocument = async (requests: Buffer[], responses: Response[], outsideContract?: string) => {
+  if (outsideContract) return responses;
+  for (const [index, response] of responses.entries()) {
+    const { method, target } = requestLineOf(requests[index] ?? Buffer.alloc(0));
+    await expectConformance(new Request(new URL(target, baseUrl), { method }), response);
+  }
+  return responses;
+};
+
+/**
+ * Sends `requests` back to back on one connection; the last one should say `Connection: close`.
+ * `outsideContract`: why the answers are meant to fall outside openapi.json (then not checked).
+ */
+export const rawHttp = async (requests: Buffer[], { outsideContract }: { outsideContract?: string } = {}) =>
+  checkedAgainstDocument(
+    requests,
+    await rawExchange((socket) => {
+      socket.write(Buffer.concat(requests));
+    }),
+    outsideContract,
+  );
 
 /**
  * POSTs a JSON body with Transfer-Encoding: chunked, one chunk at a time, `pauseMs` apart
  * (a slow client), on a connection of its own.
  */
-export const chunkedPost = (path: string, chunks: Buffer[], pauseMs = 0): Promise<Response[]> =>
-  rawExchange(async (socket) => {
-    const head = httpRequest("POST", path, {
-      "Content-Type": "application/json",
-      "Transfer-Encoding": "chunked",
-      Connection: "close",
-    });
+export const chunkedPost = async (path: string, chunks: Buffer[], pauseMs = 0): Promise<Response[]> => {
+  const head = httpRequest("POST", path, {
+    "Content-Type": "application/json",
+    "Transfer-Encoding": "chunked",
+    Connection: "close",
+  });
+  const responses = await rawExchange(async (socket) => {
     const written = (data: Buffer | string) =>
       new Promise<void>((resolve, reject) => socket.write(data, (error) => (error ? reject(error) : resolve())));
     await written(head);
@@ -118,6 +152,8 @@ export const chunkedPost = (path: string, chunks: Buffer[], pauseMs = 0): Promis
     }
     await written("0\r\n\r\n");
   });
+  return checkedAgainstDocument([head], responses);
+};
 
 /** HTTP/1.1 responses (with a Content-Length or chunked) one after the other. */
 const parseResponses = (bytes: Buffer): Response[] => {

@@ -39,14 +39,14 @@ describe("POST /v1/pets body bytes", () => {
   });
 
   it("answers 415 to a compressed body rather than decoding it", async () => {
-    const [answer] = await rawHttp(
+    const [answer] = await rawHttp([
       httpRequest(
         "POST",
         "/v1/pets",
         { "Content-Type": "application/json", "Content-Encoding": "gzip", Connection: "close" },
         "\u001f\u008b not really gzip",
       ),
-    );
+    ]);
     const error = await expectError(answer as Response, 415, "unsupported_media_type");
     expect(error.message).toContain("Content-Encoding");
   });

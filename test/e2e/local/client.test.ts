@@ -11,6 +11,7 @@ import {
 } from "../../../client/src/index";
 import { generateApiKey } from "../../../src/keys/api-key";
 import { inOneLimiterWindow } from "../../helpers/limiter-window";
+import { checkedFetch } from "../helpers/client";
 import { type Harness, startHarness } from "../helpers/harness";
 
 // The client (client/) over real HTTP against the Worker in a harness of this file's own,
@@ -34,7 +35,7 @@ const recorded = (options: Partial<ClientOptions> = {}) => {
     onWarning: () => {},
     fetch: async (input, init) => {
       const request = new Request(input, init);
-      const response = await fetch(request.clone());
+      const response = await checkedFetch(request.clone());
       exchanges.push({ request, response });
       return response;
     },
@@ -138,7 +139,8 @@ describe("errors", () => {
       const fromAddress = (options: Partial<ClientOptions>) =>
         recorded({
           apiKey: generateApiKey("development"),
-          fetch: (input, init) => fetch(input, { ...init, headers: { ...init.headers, "CF-Connecting-IP": address } }),
+          fetch: (input, init) =>
+            checkedFetch(input, { ...init, headers: { ...init.headers, "CF-Connecting-IP": address } }),
           ...options,
         }).client;
       const waits: number[] = [];

@@ -47,19 +47,23 @@ describe("a client guessing keys", () => {
 
 describe("requests the runtime answers before the Worker", () => {
   it("answers an unknown method with 501 in plain text", async () => {
-    const [answer] = await rawHttp(httpRequest("FOO", "/v1/pets", { Connection: "close" }));
+    const [answer] = await rawHttp([httpRequest("FOO", "/v1/pets", { Connection: "close" })], {
+      outsideContract: "workerd answers a method it does not know before the Worker runs",
+    });
     expect(answer?.status).toBe(501);
     expect(answer?.headers.get("Content-Type")).toMatch(/^text\/plain/);
   });
 
   it("answers CONNECT with 500 in plain text", async () => {
-    const [answer] = await rawHttp(httpRequest("CONNECT", "/v1/pets", { Connection: "close" }));
+    const [answer] = await rawHttp([httpRequest("CONNECT", "/v1/pets", { Connection: "close" })], {
+      outsideContract: "workerd answers CONNECT itself, looking for a socket handler the Worker does not have",
+    });
     expect(answer?.status).toBe(500);
     expect(await answer?.text()).toBe("Internal Server Error");
   });
 
   it("lets a method it knows through to the Worker, which answers 405 with Allow", async () => {
-    const [answer] = await rawHttp(httpRequest("PROPFIND", "/v1/pets", { Connection: "close" }));
+    const [answer] = await rawHttp([httpRequest("PROPFIND", "/v1/pets", { Connection: "close" })]);
     await expectError(answer as Response, 405, "method_not_allowed");
     expect(answer?.headers.get("Allow")).toBe("GET, HEAD, POST");
   });

@@ -24,10 +24,10 @@ describe("POST /v1/pets body size", () => {
   });
 
   it("answers 413 to one byte more sent with a Content-Length, then serves the next request", async () => {
-    const [tooLarge, next, ...more] = await rawHttp(
+    const [tooLarge, next, ...more] = await rawHttp([
       httpRequest("POST", "/v1/pets", { "Content-Type": "application/json" }, petBody(MAX_BODY_BYTES + 1)),
       httpRequest("GET", "/v1/pets?limit=1", { Connection: "close" }),
-    );
+    ]);
     await expectError(tooLarge as Response, 413, "payload_too_large");
     expect(next?.status).toBe(200);
     expect(Array.isArray(await next?.json())).toBe(true);
