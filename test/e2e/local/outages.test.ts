@@ -60,6 +60,19 @@ afterAll(async () => {
   rmSync(persistTo, { recursive: true, force: true });
 });
 
+/** The causes of the warn lines (src/lib/faults.ts) of `dependency`'s faults that the server has printed. */
+const faultCauses = (dependency: string) =>
+  [...server.output().matchAll(new RegExp(`"dependency":"${dependency}","cause":"([^"]*)"`, "g"))].map(
+    ([, cause]) => cause,
+  );
+
+/**
+ * What the local D1 says with its file locked, as test/worker/faults/faults-d1.test.ts injects
+ * it: a read cannot get its session's commit token, a write finds the database busy.
+ */
+const LOCKED_D1 =
+  /^(?:Failed to get session commit token: internal error; reference = \w+|database is locked: SQLITE_BUSY)$/;
+
 const namedCount = async (name: string) =>
   ((await (await on("/v1/pets?limit=100&status=pending")).json()) as Pet[]).filter((pet) => pet.name === name).length;
 
@@ -88,6 +101,9 @@ describe("while D1's database file is locked", () => {
     expect((await on("/v1/pets", keyed)).status).toBe(201);
     expect((await on("/v1/pets", keyed)).headers.get("Idempotent-Replayed")).toBe("true");
     expect(await namedCount(name)).toBe(1);
+    const causes = faultCauses("D1");
+    expect(causes.length).toBeGreaterThan(0);
+    for (const cause of causes) expect(cause).toMatch(LOCKED_D1);
   });
 
   it("lets the client's createPet wait as Retry-After says, and create the pet once", () =>

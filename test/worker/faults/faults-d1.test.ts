@@ -10,19 +10,23 @@ import { d1Error, failing } from "../../helpers/wrap-bindings";
 const D1_MAX_ATTEMPTS = 3;
 
 // Production's bad days in D1, injected into the real binding (test/helpers/wrap-bindings.ts):
-// each error Cloudflare documents, once or always, before or after the write committed.
-// Each answer is checked against openapi.json like every other (call() in ./helpers).
-// KV, the rate limiters and the cron: test/worker/faults/faults.test.ts.
+// each error Cloudflare documents (D1's "retry queries" page), and the two that the local D1
+// gives with its file locked from another process (recorded with wrangler 4.155;
+// test/e2e/local/outages.test.ts sees it give them still), once or always, before or after
+// the write committed. Each answer is checked against openapi.json like every other (call()
+// in ./helpers). KV, the rate limiters and the cron: test/worker/faults/faults.test.ts.
 
 const RETRYABLE = [
   "Network connection lost.",
   "D1 DB reset because its code was updated.",
   "Internal error in D1 DB storage caused object to be reset.",
   "Cannot resolve D1 DB due to transient issue on remote node.",
+  "Failed to get session commit token: internal error; reference = 53bc1abh3alohjgvbfbi8lsq",
 ];
 const BACK_OFF = [
   "D1 DB is overloaded. Requests queued for too long.",
   "D1 DB storage operation exceeded timeout which caused object to be reset.",
+  "database is locked: SQLITE_BUSY",
 ];
 
 let key: string;
