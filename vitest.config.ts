@@ -47,6 +47,8 @@ export default defineConfig(async () => {
                   FC_SEED: PROPERTY_SEED,
                   STRADDLE_LIMITER_WINDOW: process.env.STRADDLE_LIMITER_WINDOW ?? "",
                 },
+                // A second database for test/worker/db/session.test.ts to stand in for a replica that lags.
+                d1Databases: { LAGGING_REPLICA: "lagging-replica" },
                 // Low enough for test/worker/http/rate-limit.test.ts to reach; tests that send many
                 // requests use keys of their own.
                 ratelimits: {

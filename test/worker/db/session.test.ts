@@ -1,3 +1,5 @@
+import { applyD1Migrations, type D1Migration } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BOOKMARK, type Pet } from "../../../src/schemas";
 import { call, createApiKey, expectError } from "../../helpers/index";
@@ -44,5 +46,50 @@ describe("D1 sessions and x-d1-bookmark", () => {
       const error = await expectError(response, 400, "invalid_request");
       expect(error.message).toContain("'x-d1-bookmark'");
     }
+  });
+});
+
+/**
+ * The API's D1 with a read replica that lags: a session opened without a bookmark
+ * ("first-unconstrained", as D1 then reads from the nearest replica) reads from `replica`,
+ * which has none of the writes since it was made; writes, and sessions opened from a
+ * bookmark or on the primary, go to the real database.
+ */
+const withLaggingReplica = (primary: D1Database, replica: D1Database): D1Database =>
+  ({
+    ...primary,
+    withSession(constraint?: string) {
+      const session = primary.withSession(constraint);
+      const stale = constraint === undefined || constraint === "first-unconstrained";
+      const replicaSession = replica.withSession("first-unconstrained");
+      return {
+        prepare: (sql: string) => (stale && /^\s*select\b/i.test(sql) ? replicaSession : session).prepare(sql),
+        batch: (statements: D1PreparedStatement[]) => session.batch(statements),
+        getBookmark: () => session.getBookmark(),
+      } as unknown as D1DatabaseSession;
+    },
+  }) as D1Database;
+
+describe("a read replica that lags", () => {
+  it("is read without a bookmark, and passed over for the primary with the bookmark of a write", async () => {
+    const { TEST_MIGRATIONS, LAGGING_REPLICA } = env as Cloudflare.Env & {
+      TEST_MIGRATIONS: D1Migration[];
+      LAGGING_REPLICA: D1Database;
+    };
+    await applyD1Migrations(LAGGING_REPLICA, TEST_MIGRATIONS);
+    const bindings = { ...env, DB: withLaggingReplica(env.DB, LAGGING_REPLICA) };
+    const created = await call("/v1/pets", {
+      method: "POST",
+      key,
+      bindings,
+      json: { name: "Written", categoryId: 1, status: "sold" },
+    });
+    expect(created.status).toBe(201);
+    const pet = (await created.json()) as Pet;
+    const bookmark = created.headers.get("x-d1-bookmark") ?? "";
+    const names = async (headers: Record<string, string>) =>
+      ((await (await call("/v1/pets?status=sold", { key, bindings, headers })).json()) as Pet[]).map(({ id }) => id);
+    expect(await names({})).not.toContain(pet.id);
+    expect(await names({ "x-d1-bookmark": bookmark })).toContain(pet.id);
   });
 });
