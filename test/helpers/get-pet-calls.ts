@@ -39,10 +39,19 @@ export const callingGetPet = () => {
   });
 
   /** getPet with GET_PET_BROWNOUTS set; the context, to wait for its deferred work. */
-  const startGetPet = async (key: string, { brownouts = "", bindings = env as Cloudflare.Env } = {}) => {
+  const startGetPet = async (
+    key: string,
+    {
+      brownouts = "",
+      bindings = env as Cloudflare.Env,
+      address = "",
+    }: { brownouts?: string; bindings?: Cloudflare.Env; address?: string } = {},
+  ) => {
     const context = createExecutionContext();
     const response = await call(`/v1/pets/${pet.id}`, {
       key,
+      // A key's first use counts against its address's allowance for keys the isolate does not know.
+      ...(address && { headers: { "CF-Connecting-IP": address } }),
       bindings: { ...bindings, GET_PET_BROWNOUTS: brownouts },
       context,
     });

@@ -52,6 +52,40 @@ describe("calls of getPet", () => {
     expect((await usageOf(key))[0]?.calls).toBe(20);
   });
 
+  it("are written at once, not an interval later, when a full batch of 64 rows is still waiting", {
+    timeout: 30_000,
+  }, async () => {
+    const labelled = (index: number) => createApiKey(`full batch ${index}`);
+    const addressOf = (index: number) => `2001:db8:64${index.toString(16).padStart(2, "0")}::1`;
+    // Well past any earlier flush, so that this one is written at once: then the next interval starts now.
+    vi.setSystemTime(Date.now() + 60 * 60_000);
+    const first = await startGetPet(await labelled(0), { address: addressOf(0) });
+    await vi.advanceTimersByTimeAsync(0);
+    await waitOnExecutionContext(first.context);
+    const writtenRows = async () =>
+      (
+        await env.DB.prepare(
+          "select count(*) as rows from deprecated_calls where key_label like 'full batch %'",
+        ).first<{
+          rows: number;
+        }>()
+      )?.rows;
+    // 130 keys within the interval: its flush, at its end, writes one batch, 64 rows, and leaves 66.
+    const keys = await Promise.all(Array.from({ length: 130 }, (_, index) => labelled(index + 1)));
+    const started = [];
+    // Each from a /64 of its own: a key's first use counts against its address's allowance.
+    for (const [index, key] of keys.entries()) started.push(await startGetPet(key, { address: addressOf(index + 1) }));
+    await flushUsage(...started.map(({ context }) => context));
+    expect(await writtenRows()).toBe(1 + 64);
+    // The next call, at once, finds a full batch waiting: it is written with no wait for the interval.
+    const next = await startGetPet(await labelled(131), { address: addressOf(131) });
+    await vi.advanceTimersByTimeAsync(0);
+    // On the runtime's own clock, which the fake timers leave alone: a write that waited for the interval never comes.
+    const written = waitOnExecutionContext(next.context).then(() => "written");
+    expect(await Promise.race([written, scheduler.wait(10_000).then(() => "still waiting")])).toBe("written");
+    expect(await writtenRows()).toBe(1 + 64 + 64);
+  });
+
   it(`under steady traffic are written once per ${FLUSH_INTERVAL_MS / 1000} s, each write within one waitUntil of one interval and one write`, async () => {
     const key = await createApiKey("steady traffic");
     await getPet(key); // the isolate's first write is behind it
