@@ -110,6 +110,29 @@ describe("a rate limiter fault", () => {
     expect(lines.map(({ dependency }) => dependency)).toEqual(["AUTH_FAILURE_LIMITER", "AUTH_FAILURE_LIMITER"]);
   });
 
+  it("of AUTH_FAILURE_LIMITER that hangs is given up after a second: an unknown key is still 401", async () => {
+    const hung = failing(env, { binding: "AUTH_FAILURE_LIMITER", error: "hangs" });
+    let waitedMs = 0;
+    const lines = await faultLogLines(async () => {
+      const started = Date.now();
+      await expectError(
+        await call("/v1/pets", { key: generateApiKey("development"), bindings: hung.env }),
+        401,
+        "unauthorized",
+      );
+      waitedMs = Date.now() - started;
+    });
+    expect(hung.calls).toHaveLength(1);
+    expect(waitedMs).toBeGreaterThanOrEqual(1000);
+    expect(lines).toMatchObject([
+      {
+        dependency: "AUTH_FAILURE_LIMITER",
+        cause: "AUTH_FAILURE_LIMITER did not answer within 1000 ms",
+        outcome: "failed open: not counted",
+      },
+    ]);
+  });
+
   it("that hangs is given up after a second, and fails open", async () => {
     const hung = failing(env, { binding: "RATE_LIMITER", error: "hangs" });
     let waitedMs = 0;

@@ -1,7 +1,9 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { generateApiKey } from "../../../src/keys/api-key";
 import { type CallOptions, call, createApiKey, expectError, faultLogLines } from "../../helpers/index";
-import { countRoundTrips, failing } from "../../helpers/wrap-bindings";
+import { inOneLimiterWindow } from "../../helpers/limiter-window";
+import { countRoundTrips, failing, type StorageCall, wrapBindings } from "../../helpers/wrap-bindings";
 
 // CORS as a browser on another origin meets it. Every answer goes through call(), whose
 // conformance check leaves out only the preflights' (not operations of the document).
@@ -50,6 +52,24 @@ describe("a preflight", () => {
     );
     expect(response.headers.get("Access-Control-Max-Age")).toBe("7200");
     expect(counted.counts).toEqual({ d1: 0, kv: 0 });
+  });
+
+  it("reaches no binding at all: neither the rate limiters nor KV nor D1", async () => {
+    const calls: StorageCall[] = [];
+    const watched = wrapBindings(env, (storageCall) => {
+      calls.push(storageCall);
+      return undefined;
+    });
+    const response = await fetchAs("/v1/pets", preflight("POST", "authorization,content-type"), "*", watched);
+    expect(response.status).toBe(204);
+    expect(calls).toEqual([]);
+  });
+
+  it("of the document allows If-None-Match, for any origin", async () => {
+    const response = await fetchAs("/v1/openapi.json", preflight("GET", "if-none-match"), "");
+    expect(response.status).toBe(204);
+    expect(response.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    expect(response.headers.get("Access-Control-Allow-Headers")).toBe("If-None-Match");
   });
 
   it.each(["/v1/pets/", "/v1/pets/1/2", "/v1/unknown"])(
@@ -117,6 +137,29 @@ describe("answers to an allowed origin", () => {
     const response = await fetchAs("/v1/pets", { headers: { Origin: APP } }, APP);
     await expectError(response, 401, "unauthorized");
     expect(response.headers.get("Access-Control-Allow-Origin")).toBe(APP);
+  });
+
+  it("carry them on a 429, so that a page can read when to come back", async () => {
+    const refused = await inOneLimiterWindow(async (run) => {
+      const headers = { Origin: APP, "CF-Connecting-IP": `2001:db8:c025:${run}::1` };
+      // AUTH_FAILURE_LIMITER: 60 well-formed unknown keys per address and minute, the 61st refused.
+      for (let guess = 0; guess < 60; guess++) {
+        const guessed = await fetchAs(
+          "/v1/pets",
+          { headers: { ...headers, Authorization: `Bearer ${generateApiKey("development")}` } },
+          APP,
+        );
+        await guessed.arrayBuffer();
+      }
+      return fetchAs(
+        "/v1/pets",
+        { headers: { ...headers, Authorization: `Bearer ${generateApiKey("development")}` } },
+        APP,
+      );
+    });
+    await expectError(refused, 429, "rate_limited");
+    expect(refused.headers.get("Access-Control-Allow-Origin")).toBe(APP);
+    expect(refused.headers.get("Access-Control-Expose-Headers")).toBe(EXPOSED);
   });
 
   it("carry them on a 503 and a 500, so that a page can read those too", async () => {
