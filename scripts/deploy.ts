@@ -26,7 +26,7 @@ import { parseArgs } from "node:util";
 import { MIN_SECRET_BYTES } from "../src/pets/cursor";
 import { BUNDLE_BUDGET_KIB, checkBundleBudget } from "./lib/bundle-budget";
 import { configProblems, type EnvironmentConfig, shortSecrets } from "./lib/check-config";
-import { parseRolloutSoak, parseRolloutSteps, rollOut } from "./lib/rollout";
+import { DEFAULT_ROLLOUT, parseRolloutSoak, parseRolloutSteps, rollOut } from "./lib/rollout";
 import { DEPLOYED_ENVIRONMENTS } from "./lib/target";
 import { REQUIRED_SECRET, servingVersion, uploadVersion, withSecretsFile } from "./lib/versions";
 import { runWrangler, workerConfig, wrangler } from "./lib/wrangler";
@@ -34,8 +34,6 @@ import { runSmokeTest, smokeTarget, versionOverride } from "./smoke";
 
 /** What wrangler says when it has no credentials (no login, no CLOUDFLARE_API_TOKEN) or Cloudflare refuses them. */
 const NOT_AUTHENTICATED = /CLOUDFLARE_API_TOKEN|not (logged in|authenticated)|wrangler login|Authentication error/i;
-/** Production's rollout unless ROLLOUT_STEPS and ROLLOUT_SOAK say otherwise. */
-const DEFAULT_ROLLOUT = { steps: "10,100", soak: "10m" };
 
 const step = (title: string) => console.log(`\n[deploy] ${title}`);
 

@@ -16,6 +16,9 @@ export const parseRolloutSteps = (text: string): number[] => {
 /** How long each share serves before its smoke test: at most MAX_DURATION.soak, which a timer holds. */
 export const parseRolloutSoak = (text: string): number => parseDuration(text, "ROLLOUT_SOAK", MAX_DURATION.soak);
 
+/** Production's rollout unless ROLLOUT_STEPS and ROLLOUT_SOAK say otherwise. */
+export const DEFAULT_ROLLOUT = { steps: "10,100", soak: "10m" };
+
 export type Rollout = { stable: string; candidate: string; steps: number[]; soakMs: number };
 
 /** What a rollout does to the world: `wrangler versions deploy`, the smoke test of a version, waiting. */

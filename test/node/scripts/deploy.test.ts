@@ -5,7 +5,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BUNDLE_BUDGET_KIB, checkBundleBudget } from "../../../scripts/lib/bundle-budget";
-import { parseRolloutSoak, parseRolloutSteps, type RolloutActions, rollOut } from "../../../scripts/lib/rollout";
+import {
+  DEFAULT_ROLLOUT,
+  parseRolloutSoak,
+  parseRolloutSteps,
+  type RolloutActions,
+  rollOut,
+} from "../../../scripts/lib/rollout";
 import { DEPLOYED_ENVIRONMENTS } from "../../../scripts/lib/target";
 import { workerConfig } from "../../../scripts/lib/wrangler";
 
@@ -67,6 +73,11 @@ describe("a production rollout", () => {
       `smoke ${candidate}`,
       `deploy ${stable}@100%`,
     ]);
+  });
+
+  it("goes, unless told otherwise, to 10% and then 100%, each share for 10 minutes (docs/operations.md)", () => {
+    expect(parseRolloutSteps(DEFAULT_ROLLOUT.steps)).toEqual([10, 100]);
+    expect(parseRolloutSoak(DEFAULT_ROLLOUT.soak)).toBe(10 * 60_000);
   });
 
   it("takes rising steps that end at 100, and refuses any others", () => {
