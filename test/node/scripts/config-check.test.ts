@@ -1,11 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { configProblems, type EnvironmentConfig, shortSecrets, WORKER_NEEDS } from "../../../scripts/lib/check-config";
+import { configProblems, type EnvironmentConfig, shortSecrets } from "../../../scripts/lib/check-config";
 import { DEPLOYED_ENVIRONMENTS } from "../../../scripts/lib/target";
 import { workerConfig } from "../../../scripts/lib/wrangler";
 
 // The check that scripts/deploy.ts makes of each deployed environment before a deploy or
 // its dry run: wrangler.toml passes it, and each thing the Worker needs, taken away in
 // turn from the environment as wrangler resolves it, is named.
+
+/**
+ * What the Worker reads of its environment, as docs/operations.md lists it: written here
+ * rather than taken from the check, so that a check that forgets one fails this test.
+ */
+const WORKER_NEEDS = {
+  d1_databases: ["DB"],
+  kv_namespaces: ["API_KEYS"],
+  ratelimits: ["RATE_LIMITER", "AUTH_FAILURE_LIMITER"],
+  vars: ["ACCESS_LOG", "ALLOWED_ORIGINS", "GET_PET_BROWNOUTS", "RATE_LIMIT_QUOTA"],
+  secrets: ["CURSOR_SECRET"],
+};
 
 describe.each(DEPLOYED_ENVIRONMENTS)("[env.%s]", (env) => {
   const resolved = async () => (await workerConfig(env)) as EnvironmentConfig;
