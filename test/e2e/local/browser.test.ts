@@ -4,7 +4,7 @@ import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Pet } from "../../../client/src/index";
 import { bundleClient } from "../../../scripts/lib/client-bundle";
-import { CHROMIUM_ARGS, findChromium } from "../helpers/chromium";
+import { CHROMIUM_ARGS, findChromium, watchApiAnswers } from "../helpers/chromium";
 import { type Harness, startHarness } from "../helpers/harness";
 
 // What a browser does with CORS, in Chromium: pages served from two other origins call
@@ -49,12 +49,21 @@ afterAll(async () => {
 
 type Target = { base: string; key: string };
 
-/** Opens a page of `origin` and runs `script` in it, as that page's own code would, against the API. */
+/**
+ * Opens a page of `origin` and runs `script` in it, as that page's own code would, against
+ * the API; every answer the page gets is checked against the document. A page of an origin
+ * the API does not allow gets none but its preflight's, which the browser keeps to itself.
+ */
 const inPageOf = async <T>(origin: string, script: (target: Target) => Promise<T>): Promise<T> => {
   const page = await browser.newPage();
   try {
+    const answers = watchApiAnswers(page, api.origin);
     await page.goto(`${origin}/`);
-    return await page.evaluate(script, { base: api.origin, key: api.apiKey });
+    const result = await page.evaluate(script, { base: api.origin, key: api.apiKey });
+    const checked = await answers.problems();
+    expect(checked.problems).toEqual([]);
+    if (origin === allowedPage.origin) expect(checked.answers).toBeGreaterThan(0);
+    return result;
   } finally {
     await page.close();
   }
@@ -70,11 +79,14 @@ describe("a page on an allowed origin", () => {
           headers: { ...auth, "Content-Type": "application/json", "Idempotency-Key": crypto.randomUUID() },
           body: JSON.stringify({ name, categoryId: 1 }),
         });
+      // Every body is read, as a page would: Chromium hands the check outside only what its page read.
       const created = await create("Browser Rex");
-      await create("Browser Tom");
+      await (await create("Browser Tom")).json();
       const page = await fetch(`${base}/v1/pets?limit=1`, { headers: auth });
+      await page.json();
       const pet = (await created.json()) as { id: number };
       const one = await fetch(`${base}/v1/pets/${pet.id}`, { headers: auth });
+      await one.json();
       const refused = await fetch(`${base}/v1/pets`);
       return {
         created: created.status,

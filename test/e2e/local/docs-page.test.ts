@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM_ARGS, findChromium } from "../helpers/chromium";
+import { CHROMIUM_ARGS, findChromium, watchApiAnswers } from "../helpers/chromium";
 import { api, apiKey, createPet, baseUrl as origin } from "../helpers/client";
 
 // The reference page in a real browser: the Worker in wrangler's test harness of the
@@ -33,11 +33,13 @@ const openPage = async (viewport = WIDE) => {
     if (message.type() === "error" || message.type() === "warning") complaints.push(message.text());
   });
   page.on("pageerror", (error) => complaints.push(error.message));
+  const answers = watchApiAnswers(page, origin);
   const response = await page.goto(`${origin}/v1/docs`);
   expect(response?.status()).toBe(200);
-  /** The page made one request, its own, and logged nothing. */
+  /** The page made one request, its own, whose answer the document describes, and logged nothing. */
   const close = async () => {
     expect(requested).toEqual([`${origin}/v1/docs`]);
+    expect(await answers.problems()).toEqual({ answers: 1, problems: [] });
     expect(complaints).toEqual([]);
     await context.close();
   };
