@@ -1,8 +1,7 @@
-import { applyD1Migrations, type D1Migration } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BOOKMARK, type Pet } from "../../../src/schemas";
 import { call, createApiKey, expectError } from "../../helpers/index";
+import { withLaggingReplicaBindings } from "../../helpers/lagging-replica";
 
 let key: string;
 beforeAll(async () => {
@@ -49,35 +48,9 @@ describe("D1 sessions and x-d1-bookmark", () => {
   });
 });
 
-/**
- * The API's D1 with a read replica that lags: a session opened without a bookmark
- * ("first-unconstrained", as D1 then reads from the nearest replica) reads from `replica`,
- * which has none of the writes since it was made; writes, and sessions opened from a
- * bookmark or on the primary, go to the real database.
- */
-const withLaggingReplica = (primary: D1Database, replica: D1Database): D1Database =>
-  ({
-    ...primary,
-    withSession(constraint?: string) {
-      const session = primary.withSession(constraint);
-      const stale = constraint === undefined || constraint === "first-unconstrained";
-      const replicaSession = replica.withSession("first-unconstrained");
-      return {
-        prepare: (sql: string) => (stale && /^\s*select\b/i.test(sql) ? replicaSession : session).prepare(sql),
-        batch: (statements: D1PreparedStatement[]) => session.batch(statements),
-        getBookmark: () => session.getBookmark(),
-      } as unknown as D1DatabaseSession;
-    },
-  }) as D1Database;
-
 describe("a read replica that lags", () => {
   it("is read without a bookmark, and passed over for the primary with the bookmark of a write", async () => {
-    const { TEST_MIGRATIONS, LAGGING_REPLICA } = env as Cloudflare.Env & {
-      TEST_MIGRATIONS: D1Migration[];
-      LAGGING_REPLICA: D1Database;
-    };
-    await applyD1Migrations(LAGGING_REPLICA, TEST_MIGRATIONS);
-    const bindings = { ...env, DB: withLaggingReplica(env.DB, LAGGING_REPLICA) };
+    const bindings = await withLaggingReplicaBindings();
     const created = await call("/v1/pets", {
       method: "POST",
       key,

@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { call, createApiKey, faultLogLines } from "../../helpers/index";
+import { withLaggingReplicaBindings } from "../../helpers/lagging-replica";
 
 let key: string;
 beforeAll(async () => {
@@ -97,6 +98,19 @@ describe("the access log", () => {
     const { line: hit } = await accessLines(() => call(`/v1/pets/${pet.id}`, { key }));
     expect(hit).toMatchObject({ status: 200, isolateCache: "hit", d1Retries: 0 });
     expect(Object.keys(hit).filter((field) => field.startsWith("d1") && field !== "d1Retries")).toEqual([]);
+  });
+
+  it("says whether D1 answered from the primary or from a replica", async () => {
+    const bindings = await withLaggingReplicaBindings();
+    const created = await call("/v1/pets", { key, bindings, method: "POST", json: { name: "Far", categoryId: 1 } });
+    const bookmark = created.headers.get("x-d1-bookmark") ?? "";
+    // A partial page always goes to D1: without a bookmark to the replica, with the write's to the primary.
+    const { line: nearest } = await accessLines(() => call("/v1/pets?limit=100", { key, bindings }));
+    expect(nearest).toMatchObject({ status: 200, d1RoundTrips: 1, d1ServedByPrimary: false });
+    const { line: own } = await accessLines(() =>
+      call("/v1/pets?limit=100", { key, bindings, headers: { "x-d1-bookmark": bookmark } }),
+    );
+    expect(own).toMatchObject({ status: 200, d1RoundTrips: 1, d1ServedByPrimary: true });
   });
 
   it("counts the rows a create wrote, and names the code of a refused request", async () => {
