@@ -44,34 +44,39 @@ export const CHROMIUM_ARGS = [
   "--no-first-run",
 ];
 
-const BODY_WAIT_MS = 3000;
-
 /**
  * Every answer of the API that a page receives, checked against openapi.json as the Node
  * tests' own requests are (test/helpers/conformance.ts), preflights left out there alike.
- * Read `problems()` before the page closes: a closed page's bodies are gone.
+ * Each answer is held at the network (the DevTools protocol's Fetch domain) while its body
+ * is copied, then let through unchanged: the page reads it as it would have, whether it
+ * reads it whole, as a stream, or not at all.
  */
-export const watchApiAnswers = (page: Page, apiOrigin: string) => {
+export const watchApiAnswers = async (page: Page, apiOrigin: string) => {
   const checked: Promise<string[]>[] = [];
-  page.on("response", (answer) => {
-    const sent = answer.request();
-    if (!sent.url().startsWith(`${apiOrigin}/`)) return;
+  const devtools = await page.context().newCDPSession(page);
+  devtools.on("Fetch.requestPaused", (paused) => {
+    const { requestId, request, responseStatusCode: status = 0, responseHeaders = [] } = paused;
     checked.push(
       (async () => {
-        const [requestHeaders, headers] = await Promise.all([sent.allHeaders(), answer.allHeaders()]);
-        const status = answer.status();
-        const bodiless = sent.method() === "HEAD" || [204, 304].includes(status);
-        // Chromium gives a body only once its page has read it: one never read is reported, not waited for.
-        const unread = new Promise<undefined>((resolve) => setTimeout(resolve, BODY_WAIT_MS));
-        const body = bodiless ? null : await Promise.race([answer.body(), unread]).catch(() => undefined);
-        const where = `${sent.method()} ${sent.url()} (${status}, in Chromium)`;
-        if (body === undefined) return [`${where}: its body was never read by the page, so it cannot be checked`];
-        const request = new Request(sent.url(), { method: sent.method(), headers: requestHeaders });
-        const problems = await conformanceProblems(request, new Response(body, { status, headers }));
+        const where = `${request.method} ${request.url} (${status}, in Chromium)`;
+        const bodiless = request.method === "HEAD" || [204, 304].includes(status);
+        // Let through whatever happens, so that a failed copy shows as a problem, not a hung page.
+        const copied = await (bodiless
+          ? Promise.resolve({ body: "", base64Encoded: false })
+          : devtools.send("Fetch.getResponseBody", { requestId })
+        )
+          .catch((error: Error) => error)
+          .finally(() => devtools.send("Fetch.continueRequest", { requestId }));
+        if (copied instanceof Error) return [`${where}: its body could not be copied: ${copied.message}`];
+        const sent = new Request(request.url, { method: request.method, headers: request.headers });
+        const headers = responseHeaders.map(({ name, value }): [string, string] => [name, value]);
+        const content = bodiless ? null : Buffer.from(copied.body, copied.base64Encoded ? "base64" : "utf8");
+        const problems = await conformanceProblems(sent, new Response(content, { status, headers }));
         return problems.map((problem) => `${where}: ${problem}`);
       })(),
     );
   });
+  await devtools.send("Fetch.enable", { patterns: [{ urlPattern: `${apiOrigin}/*`, requestStage: "Response" }] });
   return {
     /** How many answers were seen, and what in them departs from the document. */
     problems: async () => ({ answers: checked.length, problems: (await Promise.all(checked)).flat() }),

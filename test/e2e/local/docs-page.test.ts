@@ -33,7 +33,7 @@ const openPage = async (viewport = WIDE) => {
     if (message.type() === "error" || message.type() === "warning") complaints.push(message.text());
   });
   page.on("pageerror", (error) => complaints.push(error.message));
-  const answers = watchApiAnswers(page, origin);
+  const answers = await watchApiAnswers(page, origin);
   const response = await page.goto(`${origin}/v1/docs`);
   expect(response?.status()).toBe(200);
   /** The page made one request, its own, whose answer the document describes, and logged nothing. */
