@@ -9,13 +9,13 @@ import { bundleClient, CLIENT_BUDGET_BYTES, checkClientBudget } from "./lib/clie
 
 /** The @deprecated line of getPet in the client's source, which types show to its callers. */
 const deprecatedNote = () =>
-  /@deprecated (.*)/.exec(readFileSync(path.join(import.meta.dirname, "../client/src/index.ts"), "utf8"))?.[1] ?? "";
+  /@deprecated (.*)/.exec(readFileSync(path.join(import.meta.dirname, "../client/src/types.ts"), "utf8"))?.[1] ?? "";
 
 try {
   const stale = await staleClientFiles();
   if (stale.length > 0) throw new Error(`Stale against openapi.json: ${stale.join(", ")}. Run npm run client:types.`);
   if (!deprecatedNote().includes(GET_PET_SUNSET)) {
-    throw new Error(`getPet's @deprecated note in client/src/index.ts does not name its sunset, ${GET_PET_SUNSET}.`);
+    throw new Error(`getPet's @deprecated note in client/src/types.ts does not name its sunset, ${GET_PET_SUNSET}.`);
   }
   const bytes = checkClientBudget(await bundleClient());
   console.log(

@@ -69,9 +69,19 @@ export const generateWireTypes = async (document: OpenAPIV3_1.Document): Promise
   const sunset = (document.components?.headers?.Sunset as OpenAPIV3_1.HeaderObject | undefined)?.schema as
     | { const?: string }
     | undefined;
+  const parameters = document.components?.parameters ?? {};
+  const pattern = (name: string) =>
+    ((parameters[name] as OpenAPIV3_1.ParameterObject | undefined)?.schema as { pattern?: string } | undefined)
+      ?.pattern;
   return `${BANNER}${withoutRoot}
 /** When getPet is removed (its Sunset header). */
 export const GET_PET_SUNSET = ${JSON.stringify(sunset?.const)};
+/** Every PetStatus, for the client to check answers with. */
+export const PET_STATUSES: readonly string[] = ${JSON.stringify((schemas.PetStatus as { enum?: string[] } | undefined)?.enum)};
+/** An x-d1-bookmark as the API takes it (the Bookmark parameter). */
+export const BOOKMARK = new RegExp(${JSON.stringify(pattern("Bookmark"))});
+/** An Idempotency-Key as the API takes it (the IdempotencyKey parameter). */
+export const IDEMPOTENCY_KEY = new RegExp(${JSON.stringify(pattern("IdempotencyKey"))});
 `;
 };
 

@@ -1,10 +1,9 @@
 // What the client reads off an answer besides its body.
 import { ApiError } from "./errors.js";
 import { retryAfterMs } from "./retry.js";
+import { BOOKMARK } from "./wire.js";
 
-const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
-
-/** The newer of two D1 bookmarks (they sort as strings do), ignoring what is not one. */
+/** The newer of two D1 bookmarks (they sort as strings do), ignoring what is not one: a bookmark of another shape is never kept. */
 export const newerBookmark = (kept: string | undefined, seen: string | null): string | undefined =>
   seen && BOOKMARK.test(seen) && (!kept || seen > kept) ? seen : kept;
 

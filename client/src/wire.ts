@@ -70,3 +70,9 @@ cursor?: string
 
 /** When getPet is removed (its Sunset header). */
 export const GET_PET_SUNSET = "Thu, 05 Dec 2030 00:00:00 GMT";
+/** Every PetStatus, for the client to check answers with. */
+export const PET_STATUSES: readonly string[] = ["available","pending","sold"];
+/** An x-d1-bookmark as the API takes it (the Bookmark parameter). */
+export const BOOKMARK = new RegExp("^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$");
+/** An Idempotency-Key as the API takes it (the IdempotencyKey parameter). */
+export const IDEMPOTENCY_KEY = new RegExp("^(?:\"(?:[\\x20\\x21\\x23-\\x5B\\x5D-\\x7E]|\\\\[\"\\\\]){1,255}\"|[\\x21\\x23-\\x7E]{1,255})$");

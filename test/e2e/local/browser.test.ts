@@ -6,6 +6,7 @@ import type { Pet } from "../../../client/src/index";
 import { bundleClient } from "../../../scripts/lib/client-bundle";
 import { CHROMIUM_ARGS, findChromium, watchApiAnswers } from "../helpers/chromium";
 import { type Harness, startHarness } from "../helpers/harness";
+import { type HostileServer, startHostileServer } from "../helpers/hostile-server";
 
 // What a browser does with CORS, in Chromium: pages served from two other origins call
 // an API configured as staging and production are (ALLOWED_ORIGINS lists origins, here
@@ -34,15 +35,18 @@ let allowedPage: Awaited<ReturnType<typeof servePage>>;
 let otherPage: Awaited<ReturnType<typeof servePage>>;
 let api: Harness;
 let browser: Browser;
+let standIn: HostileServer;
 
 beforeAll(async () => {
   [allowedPage, otherPage] = await Promise.all([servePage(), servePage()]);
   api = await startHarness({ vars: { ALLOWED_ORIGINS: allowedPage.origin } });
   browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+  standIn = await startHostileServer();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
+  await standIn?.close();
   await api?.close();
   for (const page of [allowedPage, otherPage]) page?.server.close();
 });
@@ -54,15 +58,15 @@ type Target = { base: string; key: string };
  * the API; every answer the page gets is checked against the document. A page of an origin
  * the API does not allow gets none but its preflight's, which the browser keeps to itself.
  */
-const inPageOf = async <T>(origin: string, script: (target: Target) => Promise<T>): Promise<T> => {
+const inPageOf = async <T>(origin: string, script: (target: Target) => Promise<T>, base = api.origin): Promise<T> => {
   const page = await browser.newPage();
   try {
     const answers = await watchApiAnswers(page, api.origin);
     await page.goto(`${origin}/`);
-    const result = await page.evaluate(script, { base: api.origin, key: api.apiKey });
+    const result = await page.evaluate(script, { base, key: api.apiKey });
     const checked = await answers.problems();
     expect(checked.problems).toEqual([]);
-    if (origin === allowedPage.origin) expect(checked.answers).toBeGreaterThan(0);
+    if (origin === allowedPage.origin && base === api.origin) expect(checked.answers).toBeGreaterThan(0);
     return result;
   } finally {
     await page.close();
@@ -126,6 +130,35 @@ describe("a page on an allowed origin", () => {
     });
     expect(seen.walked).toEqual(expect.arrayContaining(seen.created));
     expect(seen.bookmark).toMatch(/^[0-9a-f]{8}-/);
+  }, 60_000);
+
+  it("runs the client against a stand-in: a redirect, an oversized answer and a body of the wrong shape are refused", async () => {
+    const seen = await inPageOf(
+      allowedPage.origin,
+      async ({ base }) => {
+        const { createClient } = (globalThis as unknown as { petstore: typeof import("../../../client/src/index") })
+          .petstore;
+        const client = (behaviour: string) =>
+          createClient({ baseUrl: `${base}/${behaviour}/v1`, apiKey: `ps_test_${"a".repeat(43)}`, maxRetries: 0 });
+        const codeOf = (call: Promise<unknown>) =>
+          call.then(
+            () => "none",
+            (error) => `${error.name} ${error.code}`,
+          );
+        return {
+          redirect: await codeOf(client("redirect").listPets()),
+          huge: await codeOf(client("huge").listPets()),
+          wrongShape: await codeOf(client("object").listPets()),
+        };
+      },
+      standIn.origin,
+    );
+    expect(seen).toEqual({
+      redirect: "ApiError unexpected_response",
+      huge: "ApiError response_too_large",
+      wrongShape: "ApiError unexpected_response",
+    });
+    expect(standIn.hugeBytesSent[0]).toBeLessThan(16 * 2 ** 20);
   }, 60_000);
 
   it("reads the 404 of unknown paths, preflights included", async () => {

@@ -14,6 +14,9 @@ import { inOneLimiterWindow } from "../../helpers/limiter-window";
 import { checkedFetch } from "../helpers/client";
 import { type Harness, startHarness } from "../helpers/harness";
 
+/** A key of the right shape that no API knows, for the stand-ins. */
+const FAKE_KEY = `ps_test_${"0".repeat(43)}`;
+
 // The client (client/) over real HTTP against the Worker in a harness of this file's own,
 // so that the pets it walks are its own. Its retries against stand-ins:
 // test/node/client/client-retries.test.ts; during a real D1 outage: test/e2e/local/outages.test.ts.
@@ -177,18 +180,18 @@ describe("errors", () => {
     const sleep = async () => {};
 
     it("a 502 without an Error body, retried, then thrown as an ApiError", async () => {
-      const client = createClient({ baseUrl: `${origin}/v1`, apiKey: "k", sleep });
+      const client = createClient({ baseUrl: `${origin}/v1`, apiKey: FAKE_KEY, sleep });
       expect(await failure(client.listPets())).toMatchObject({ status: 502, code: "unexpected_response" });
     });
 
     it("no answer in time is a TimeoutError; a refused connection a NetworkError", async () => {
-      const silent = createClient({ baseUrl: `${origin}/silent/v1`, apiKey: "k", sleep, timeoutMs: 100 });
+      const silent = createClient({ baseUrl: `${origin}/silent/v1`, apiKey: FAKE_KEY, sleep, timeoutMs: 100 });
       expect(await failure(silent.listPets())).toBeInstanceOf(TimeoutError);
       const closed = createServer();
       await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
       const { port } = closed.address() as AddressInfo;
       await new Promise((resolve) => closed.close(resolve));
-      const refused = createClient({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: "k", sleep });
+      const refused = createClient({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: FAKE_KEY, sleep });
       expect(await failure(refused.listPets())).toBeInstanceOf(NetworkError);
     });
   });

@@ -16,7 +16,7 @@ const standIn = (answers: (() => Response | Promise<Response>)[], options: Parti
   const waits: number[] = [];
   const client = createClient({
     baseUrl: "https://petstore.example/v1",
-    apiKey: "ps_test_key",
+    apiKey: `ps_test_${"0".repeat(43)}`,
     fetch: async (input, init) => {
       requests.push(new Request(input, init));
       const answer = answers[requests.length - 1];
@@ -126,10 +126,13 @@ it("cuts a request under way when the caller's signal aborts, even with a fetch 
 });
 
 describe("answers", () => {
-  it("gives an ApiError for a body that is not the Error shape, and for a 2xx that is not JSON", async () => {
-    const { client } = standIn([
+  it("gives an ApiError for a body that is not the Error shape; a 2xx that is not JSON is retried, then one too", async () => {
+    const notJson = () => new Response("not json", { status: 200 });
+    const { client, requests } = standIn([
       () => new Response("<html>teapot</html>", { status: 418, headers: { "X-Request-Id": "abc" } }),
-      () => new Response("not json", { status: 200 }),
+      notJson,
+      notJson,
+      notJson,
     ]);
     await expect(client.getPet(1)).rejects.toMatchObject({
       status: 418,
@@ -137,6 +140,7 @@ describe("answers", () => {
       requestId: "abc",
     });
     await expect(client.getPet(1)).rejects.toMatchObject({ status: 200, code: "unexpected_response" });
+    expect(requests).toHaveLength(4);
   });
 
   it("reports a deprecated operation once per client, with its sunset and successor", async () => {

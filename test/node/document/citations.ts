@@ -226,6 +226,15 @@ export const CITATIONS: Citation[] = [
   },
   {
     page: "docs/api.md",
+    test: "test/e2e/local/client-package.test.ts",
+    claim: "It trusts nothing it is sent",
+    shownBy: ["trusts nothing a stand-in sends, and recovers a create whose answer was lost, exactly once"],
+    breaks: [
+      edit("client/src/attempt.ts", "if (!followRedirects && (redirected || response.redirected)) {", "if (false) {"),
+    ],
+  },
+  {
+    page: "docs/api.md",
     test: "test/worker/client/client.test.ts",
     claim: "calls each operation that way",
     shownBy: ["lists pets, and follows the next link (listPets)"],
@@ -491,7 +500,7 @@ export const CITATIONS: Citation[] = [
     page: "docs/development.md",
     test: "test/e2e/local/client-package.test.ts",
     claim: "its package packed, installed elsewhere and run with Node.js 20",
-    shownBy: ["installs from its tarball into a project elsewhere, type-checks there, and runs with Node.js 20"],
+    shownBy: ["runs the README's examples as written, type-checked strictly, with Node.js 20"],
     // Regular expression modifiers came with Node.js 23: Node.js 20 refuses the module.
     breaks: [
       edit(
