@@ -1,9 +1,11 @@
 // What a backup holds, found before it is restored: the dump is run on an empty SQLite
 // database in memory (node:sqlite), and what that builds is compared with what the
-// migrations of drizzle/ build, every table and index, and with their record.
+// migrations of drizzle/ build, every table and index, and with their record. A dump is
+// a stranger's file: SQLite's authorizer lets it do only what a dump does, so that no
+// statement reaches the disk (ATTACH, VACUUM INTO) or loads code (load_extension).
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
+import { constants, DatabaseSync } from "node:sqlite";
 import { MIGRATIONS_DIR, migrationFiles } from "./local-migrations";
 
 /** The tables and indexes of a database, by name, each with its SQL in one spacing; the platform's own left out. */
@@ -28,6 +30,42 @@ export const migratedSchema = (): Map<string, string> => {
   }
 };
 
+/** What `wrangler d1 export` writes: tables, indexes and rows, on the main database alone. */
+const DUMP_ACTIONS = new Set([
+  constants.SQLITE_CREATE_TABLE,
+  constants.SQLITE_CREATE_INDEX,
+  constants.SQLITE_INSERT,
+  constants.SQLITE_UPDATE,
+  constants.SQLITE_READ,
+  constants.SQLITE_SELECT,
+  constants.SQLITE_DELETE,
+  constants.SQLITE_REINDEX,
+  constants.SQLITE_TRANSACTION,
+]);
+const DUMP_PRAGMAS = new Set(["defer_foreign_keys", "foreign_keys"]);
+const ACTION_NAMES = new Map(
+  Object.entries(constants)
+    .filter(([name]) => name.startsWith("SQLITE_") && !["SQLITE_OK", "SQLITE_DENY", "SQLITE_IGNORE"].includes(name))
+    .map(([name, code]) => [code, name.slice(7)]),
+);
+
+/** An in-memory database that runs only what a dump does; `refused` names the first statement it would not. */
+const dumpDatabase = () => {
+  const db = new DatabaseSync(":memory:", { allowExtension: false });
+  db.enableDefensive(true);
+  const refused: string[] = [];
+  db.setAuthorizer((action, first, second, database) => {
+    const allowed =
+      database !== "temp" &&
+      (DUMP_ACTIONS.has(action) ||
+        (action === constants.SQLITE_PRAGMA && DUMP_PRAGMAS.has(String(first).toLowerCase())) ||
+        (action === constants.SQLITE_FUNCTION && second !== "load_extension"));
+    if (!allowed) refused.push(`${ACTION_NAMES.get(action) ?? action}${first ? ` ${first}` : ""}`);
+    return allowed ? constants.SQLITE_OK : constants.SQLITE_DENY;
+  });
+  return { db, refused };
+};
+
 /** The rows in each table of `tables`, in one query. */
 export const countRowsQuery = (tables: string[]) =>
   tables.map((table) => `select '${table}' as name, count(*) as count from "${table}"`).join(" union all ");
@@ -43,11 +81,16 @@ export type DumpContents = {
  * they do not, or records other migrations than drizzle/ holds.
  */
 export const inspectDump = (sql: string): DumpContents => {
-  const db = new DatabaseSync(":memory:");
+  const { db, refused } = dumpDatabase();
   try {
     try {
       db.exec(sql);
     } catch (error) {
+      if (refused.length > 0) {
+        throw new Error(
+          `The dump does what no backup does (${refused[0]}): refused before it ran. Nothing was restored.`,
+        );
+      }
       throw new Error(`The dump does not run: ${(error as Error).message}. Nothing was restored.`);
     }
     const expected = migratedSchema();
