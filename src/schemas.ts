@@ -28,6 +28,8 @@ const idSchema = z.int(expected(ID_RULE)).check(z.positive(expected(ID_RULE)));
 // something other than what is stored ("abc\u202Egpj.exe"); "visible" keeps out names
 // that show as nothing.
 const VISIBLE_CHARACTER = /[^\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cc}\p{M}\u2800]/u;
+/** Whether the text shows as something: it has a character that is not blank, filler or a lone mark (key labels too). */
+export const hasVisibleCharacter = (text: string) => VISIBLE_CHARACTER.test(text);
 const MISLEADING_CHARACTER = /[\p{Cc}\u202A-\u202E\u2066-\u2069\u2028\u2029]/u;
 const isValidName = (name: string) => {
   const length = [...name].length;
@@ -35,7 +37,7 @@ const isValidName = (name: string) => {
     length >= 1 &&
     length <= NAME_MAX_LENGTH &&
     name.isWellFormed() &&
-    VISIBLE_CHARACTER.test(name) &&
+    hasVisibleCharacter(name) &&
     !MISLEADING_CHARACTER.test(name)
   );
 };

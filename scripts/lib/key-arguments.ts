@@ -3,6 +3,7 @@
 import { parseArgs } from "node:util";
 import { API_KEY_PATTERN, hashApiKey, SCOPES, type Scope } from "../../src/keys/api-key";
 import { parseInstant } from "../../src/lib/dates";
+import { hasVisibleCharacter } from "../../src/schemas";
 import { DURATION, MAX_DURATION, parseDuration } from "./duration";
 import { TARGET_OPTIONS, type Target, targetFrom } from "./target";
 
@@ -17,10 +18,12 @@ const DEFAULT_OVERLAP = "24h";
 /**
  * A label: 1 to 100 characters (Unicode code points), none of them a control, format or
  * line or paragraph separator character, so that it prints as one plain cell of key:list
- * and its record stays within KV's 1,024 bytes of metadata.
+ * and its record stays within KV's 1,024 bytes of metadata; and, as a pet's name, with a
+ * visible one, so that no label looks blank (U+3164, U+2800, spaces alone).
  */
 export const LABEL_MAX = 100;
 const LABEL = new RegExp(`^[^\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}]{1,${LABEL_MAX}}$`, "u");
+const isLabel = (text: string) => LABEL.test(text) && hasVisibleCharacter(text);
 
 export const USAGE = `Usage:
   npm run --silent key:create -- <label> [--scope read|write|read,write] [--expires <instant or duration>]
@@ -28,7 +31,7 @@ export const USAGE = `Usage:
   npm run --silent key:list
   npm run --silent key:revoke -- <key or hash>
 each with [--env staging|production --remote | --persist-to DIR].
-A label is 1 to ${LABEL_MAX} characters, without control or format characters.
+A label is 1 to ${LABEL_MAX} characters with a visible one, without control or format characters.
 An instant is ISO 8601 with a zone (2027-01-31T00:00:00Z); a duration is a whole number of
 s, m, h or d (90s, 15m, 12h, 30d). --expires is at most ${MAX_DURATION.expires} away, --overlap at most ${MAX_DURATION.overlap}.`;
 
@@ -109,9 +112,9 @@ export const parseKeyArguments = async (
   switch (name) {
     case "create": {
       const label = argument?.trim() ?? "";
-      if (!LABEL.test(label)) {
+      if (!isLabel(label)) {
         throw new Error(
-          `key:create needs a label of 1 to ${LABEL_MAX} characters without control or format characters.\n${USAGE}`,
+          `key:create needs a label of 1 to ${LABEL_MAX} characters with a visible one, without control or format characters.\n${USAGE}`,
         );
       }
       const scopes = values.scope === undefined ? undefined : parseScopes(values.scope);

@@ -1,12 +1,24 @@
 // What `npm run key:list` prints: every key's record from KV's listing, with its day of
-// last use from D1, as a table whose cells are printable whoever wrote the labels.
+// last use from D1, as a table whose cells are printable whoever wrote the records.
 import { type ApiKeyRecord, SCOPES } from "../../src/keys/api-key";
 import type { Stores } from "./stores";
 import { describeTarget, type Target } from "./target";
 
-/** A label as the terminal should show it: control and format characters escaped (\u{1b}), whoever wrote it. */
+/** Text as the terminal should show it: control and format characters escaped (\u{1b}), whoever wrote it. */
 export const printable = (text: string) =>
   text.replaceAll(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (character) => `\\u{${character.codePointAt(0)?.toString(16)}}`);
+
+/** A field of a record as a cell: a list joined with commas, any other value as JSON, escaped like a label. */
+const cell = (value: unknown, absent: string) =>
+  printable(
+    value === undefined
+      ? absent
+      : typeof value === "string"
+        ? value
+        : Array.isArray(value)
+          ? value.map(String).join(",")
+          : JSON.stringify(value),
+  );
 
 /** Each key's last day of use, from D1 (src/keys/last-used.ts); empty, with a note, if it cannot be read. */
 const lastUsedDays = async (stores: Stores, target: Target): Promise<{ days: Map<string, string>; note?: string }> => {
@@ -27,14 +39,15 @@ export const keyTable = async (stores: Stores, target: Target) => {
   const rows = [
     ["hash", "label", "scopes", "created", "expires", "last used"],
     ...entries.map(({ name, metadata }) => {
-      const record = metadata as ApiKeyRecord | undefined;
+      // Every field as written, by this script or by hand: none is trusted to print safely.
+      const record = (metadata ?? {}) as Record<keyof ApiKeyRecord, unknown>;
       return [
-        name,
-        printable(record?.label ?? "?"),
-        (record?.scopes ?? SCOPES).join(","),
-        record?.createdAt ?? "?",
-        record?.expiresAt ?? "never",
-        days.get(name) ?? "never",
+        printable(name),
+        cell(record.label, "?"),
+        cell(record.scopes, SCOPES.join(",")),
+        cell(record.createdAt, "?"),
+        cell(record.expiresAt, "never"),
+        cell(days.get(name), "never"),
       ];
     }),
   ];

@@ -35,16 +35,27 @@ export const keyRollTests = (state: ScratchState) => {
     expect(await listed()).toEqual(before);
   });
 
-  it("take labels of 1 to 100 characters without control or format characters; key:list escapes those a record holds", async () => {
-    for (const label of ["two\nlines", "\u001b[31mred", "x".repeat(101), "\u202Eevil", " "]) {
+  it("take labels of 1 to 100 characters with a visible one, without control or format characters; key:list escapes every field a record holds", async () => {
+    for (const label of ["two\nlines", "\u001b[31mred", "x".repeat(101), "\u202Eevil", " ", "\u3164", "\u2800\u2800"]) {
       await expect(keys(["create", label]), JSON.stringify(label)).rejects.toThrow(
-        /needs a label of 1 to 100 characters/,
+        /needs a label of 1 to 100 characters with a visible one/,
       );
     }
     expect(await newKey(["create", `🐕 ${"x".repeat(98)}`])).toMatch(/^ps_test_/);
-    await keyWithRecord({ label: "hand-written\u001b[2J\nlabel", createdAt: new Date().toISOString() });
+    const record = {
+      label: "hand-written\u001b[2J\nlabel",
+      scopes: ["read\u001b]0;owned\u0007"],
+      createdAt: "2026-11-26\r\u009b31m",
+      expiresAt: { at: "\u001b[5m" },
+    };
+    await keyWithRecord(record as never);
     const rows = (await listed()).filter((line) => line.includes("hand-written"));
-    expect(rows).toEqual([expect.stringContaining("hand-written\\u{1b}[2J\\u{a}label ")]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toContain("hand-written\\u{1b}[2J\\u{a}label ");
+    expect(rows[0]).toContain("read\\u{1b}]0;owned\\u{7} ");
+    expect(rows[0]).toContain("2026-11-26\\u{d}\\u{9b}31m ");
+    expect(rows[0]).toContain('{"at":"\\u001b[5m"}');
+    expect(rows[0]).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   });
 
   it("roll a key once; each key rolled from it is the same caller, whose retried create replays", async () => {
