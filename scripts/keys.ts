@@ -12,66 +12,13 @@
 // scratch state. Every argument is checked (scripts/lib/key-arguments.ts) before anything is
 // read or written.
 import { pathToFileURL } from "node:url";
-import {
-  type ApiKeyRecord,
-  callerId,
-  generateApiKey,
-  hashApiKey,
-  KNOWN_KEY_TTL_MS,
-  KV_CACHE_TTL_S,
-  SCOPES,
-} from "../src/keys/api-key";
+import { type ApiKeyRecord, hashApiKey, SCOPES } from "../src/keys/api-key";
 import { clock, type KeyCommand, parseKeyArguments } from "./lib/key-arguments";
 import { keyTable, printable } from "./lib/key-list";
+import { existingRecord, newKey, putRecord, readRecord, seenEverywhereAfterMs } from "./lib/key-records";
+import { rollKey } from "./lib/key-roll";
 import { openStores, type Stores } from "./lib/stores";
 import { describeTarget, type Target } from "./lib/target";
-
-/**
- * How long after a change to a key's record every isolate acts on it: an isolate keeps a
- * record it read for KNOWN_KEY_TTL_MS, and a deployed KV serves one from its edge cache
- * for KV_CACHE_TTL_S more (src/keys/api-key.ts).
- */
-const seenEverywhereAfterMs = (target: Target) => KNOWN_KEY_TTL_MS + (target.remote ? KV_CACHE_TTL_S * 1000 : 0);
-
-/** KV's limit on a key's metadata, which holds the whole record. */
-const METADATA_MAX_BYTES = 1024;
-
-/** Throws, before anything is written, for a record that KV's metadata cannot hold. */
-const checkFits = (record: ApiKeyRecord) => {
-  const bytes = new TextEncoder().encode(JSON.stringify(record)).length;
-  if (bytes > METADATA_MAX_BYTES) {
-    throw new Error(`The key's record would take ${bytes} bytes, over KV's ${METADATA_MAX_BYTES}: shorten its label.`);
-  }
-};
-
-// The record is also the metadata, so that `key:list` reads every record in one call.
-const putRecord = (stores: Stores, hash: string, record: ApiKeyRecord) =>
-  stores.keys.put(hash, JSON.stringify(record), record);
-
-const readRecord = async (stores: Stores, hash: string): Promise<ApiKeyRecord | undefined> => {
-  const found = await stores.keys.get(hash);
-  return found === undefined ? undefined : (JSON.parse(found) as ApiKeyRecord);
-};
-
-/** A new key and its record: nothing is written yet. */
-const newKey = (
-  label: string,
-  target: Target,
-  limits: Pick<ApiKeyRecord, "scopes" | "expiresAt" | "keyId">,
-  now: number,
-): { key: string; record: ApiKeyRecord } => {
-  // A key with both scopes is written like one from before scopes: older code reads it alike.
-  const scopes = limits.scopes && limits.scopes.length < SCOPES.length ? limits.scopes : undefined;
-  const record: ApiKeyRecord = {
-    label,
-    createdAt: new Date(now).toISOString(),
-    ...(scopes && { scopes }),
-    ...(limits.expiresAt && { expiresAt: limits.expiresAt }),
-    ...(limits.keyId && { keyId: limits.keyId }),
-  };
-  checkFits(record);
-  return { key: generateApiKey(target.env ?? "development"), record };
-};
 
 export const createKey = async (
   label: string,
@@ -87,26 +34,6 @@ export const createKey = async (
 
 export const keyExists = async (key: string, stores: Stores): Promise<boolean> =>
   (await readRecord(stores, await hashApiKey(key))) !== undefined;
-
-/**
- * After a failed write that followed the creation of `key`: removes the new key, so that
- * nothing changed, and throws saying so, or, if it cannot, which key to revoke.
- */
-const undoCreate = async (stores: Stores, key: string, failure: string): Promise<never> => {
-  const hash = await hashApiKey(key);
-  try {
-    await stores.keys.delete(hash);
-  } catch {
-    throw new Error(`Half done: ${failure}, and the new key with hash ${hash} could not be removed: revoke it.`);
-  }
-  throw new Error(`Nothing changed: ${failure}; the new key was removed.`);
-};
-
-const existingRecord = async (stores: Stores, hash: string, target: Target) => {
-  const record = await readRecord(stores, hash);
-  if (!record) throw new Error(`No key with hash ${hash} in ${describeTarget(target, "KV")}.`);
-  return record;
-};
 
 /** What a command says on stderr, and what it prints on stdout (a new key is its last line). */
 export type KeyOutcome = { said: string; printed: string[] };
@@ -127,28 +54,7 @@ const runKeyCommand = async (command: KeyCommand, target: Target, stores: Stores
       return { said, printed: [key] };
     }
     case "roll": {
-      // A new key with the old one's label, scopes and caller; the old one then expires
-      // after the overlap (or sooner, if it already did), so that its clients can switch
-      // without an outage. Both records are made, and checked, before the first write.
-      const { hash, overlapMs, expiresAt } = command;
-      const old = await existingRecord(stores, hash, target);
-      if (old.rolledTo) {
-        throw new Error(
-          `The key with hash ${hash} was rolled already, to the key with hash ${old.rolledTo}: roll that one.`,
-        );
-      }
-      const oldEnd = old.expiresAt === undefined ? Number.POSITIVE_INFINITY : Date.parse(old.expiresAt);
-      if (!(now < oldEnd)) throw new Error(`The key with hash ${hash} has expired already: create a new one instead.`);
-      const keyId = callerId(old, hash);
-      const { key, record } = newKey(old.label, target, { scopes: old.scopes, expiresAt, keyId }, now);
-      const newHash = await hashApiKey(key);
-      const oldExpiry = Math.min(oldEnd, now + overlapMs);
-      const ending: ApiKeyRecord = { ...old, expiresAt: new Date(oldExpiry).toISOString(), rolledTo: newHash };
-      checkFits(ending);
-      await putRecord(stores, newHash, record);
-      await putRecord(stores, hash, ending).catch((error: Error) =>
-        undoCreate(stores, key, `the old key's expiry could not be written (${error.message})`),
-      );
+      const { key, oldExpiry } = await rollKey(command, target, stores, now);
       const said = `Rolled the key: the old one stops working ${everywhereBy(oldExpiry)}; switch its clients to the new one, shown once, below:`;
       return { said, printed: [key] };
     }

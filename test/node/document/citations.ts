@@ -599,7 +599,7 @@ export const CITATIONS: Citation[] = [
     ],
     breaks: [
       edit(
-        "scripts/keys.ts",
+        "scripts/lib/key-roll.ts",
         "const oldExpiry = Math.min(oldEnd, now + overlapMs);",
         "const oldExpiry = Math.min(oldEnd, now + 2 * overlapMs);",
       ),
