@@ -1,22 +1,39 @@
 // `npm run key:roll`: a new key with the old one's label, scopes and caller; the old one
 // then expires after the overlap (or sooner, if it already did), so that its clients can
 // switch without an outage. Both records are made, and checked, before the first write.
+//
+// KV has no compare-and-swap, so two rolls of one key at once could each write a successor.
+// A roll therefore writes its new key, checks that no other roll has claimed the old one
+// since it read it, claims it (the old record's rolledTo), waits for any other claim made
+// meanwhile to land, and reads the claim back: the roll whose claim stands keeps its key;
+// any other removes its own new key and says which key won. Two claims can only both stand
+// if one was written after the other's read-back, which the wait rules out: a claim comes
+// right after its roll's check, and that check saw no claim.
 import { type ApiKeyRecord, callerId, hashApiKey } from "../../src/keys/api-key";
 import type { KeyCommand } from "./key-arguments";
-import { checkFits, existingRecord, newKey, putRecord, undoCreate } from "./key-records";
+import { checkFits, existingRecord, newKey, putRecord, readRecord, undoCreate } from "./key-records";
 import type { Stores } from "./stores";
 import type { Target } from "./target";
 
 type Roll = Extract<KeyCommand, { name: "roll" }>;
 
+/** How long a roll waits for another roll's claim to land: a local KV write is immediate, a remote one is not. */
+export const claimSettleMs = (target: Target) => (target.remote ? 10_000 : 1_000);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Rolls the key; returns the new key and the instant the old one stops working. */
-export const rollKey = async ({ hash, overlapMs, expiresAt }: Roll, target: Target, stores: Stores, now: number) => {
+export const rollKey = async (
+  { hash, overlapMs, expiresAt }: Roll,
+  target: Target,
+  stores: Stores,
+  now: number,
+  wait = sleep,
+) => {
   const old = await existingRecord(stores, hash, target);
-  if (old.rolledTo) {
-    throw new Error(
-      `The key with hash ${hash} was rolled already, to the key with hash ${old.rolledTo}: roll that one.`,
-    );
-  }
+  const rolledAlready = (rolledTo: string) =>
+    `The key with hash ${hash} was rolled already, to the key with hash ${rolledTo}: roll that one.`;
+  if (old.rolledTo) throw new Error(rolledAlready(old.rolledTo));
   const oldEnd = old.expiresAt === undefined ? Number.POSITIVE_INFINITY : Date.parse(old.expiresAt);
   if (!(now < oldEnd)) throw new Error(`The key with hash ${hash} has expired already: create a new one instead.`);
   const keyId = callerId(old, hash);
@@ -26,8 +43,24 @@ export const rollKey = async ({ hash, overlapMs, expiresAt }: Roll, target: Targ
   const ending: ApiKeyRecord = { ...old, expiresAt: new Date(oldExpiry).toISOString(), rolledTo: newHash };
   checkFits(ending);
   await putRecord(stores, newHash, record);
+  /** The claim on the old key another roll made, if any: this roll then undoes itself. */
+  const lostTo = async () => {
+    const claimed = (await readRecord(stores, hash))?.rolledTo;
+    return claimed !== undefined && claimed !== newHash ? claimed : undefined;
+  };
+  const before = await lostTo();
+  if (before) return undoCreate(stores, key, `another key:roll of this key finished first. ${rolledAlready(before)}`);
   await putRecord(stores, hash, ending).catch((error: Error) =>
     undoCreate(stores, key, `the old key's expiry could not be written (${error.message})`),
   );
+  await wait(claimSettleMs(target));
+  const after = await lostTo();
+  if (after) {
+    return undoCreate(
+      stores,
+      key,
+      `another key:roll of this key ran at the same time, and its key (hash ${after}) is the successor: use that one`,
+    );
+  }
   return { key, oldExpiry };
 };

@@ -58,6 +58,23 @@ export const keyRollTests = (state: ScratchState) => {
     expect(rows[0]).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   });
 
+  it("roll a key once when two rolls run at the same time: one successor, and the other roll says so and removes its key", async () => {
+    const old = await newKey(["create", "raced roll"]);
+    const rolls = await Promise.allSettled([keys(["roll", old]), keys(["roll", old])]);
+    const won = rolls.flatMap((roll) => (roll.status === "fulfilled" ? [roll.value.printed.at(-1) ?? ""] : []));
+    const lost = rolls.flatMap((roll) => (roll.status === "rejected" ? [(roll.reason as Error).message] : []));
+    expect(won).toHaveLength(1);
+    const successor = await hashApiKey(won[0] ?? "");
+    expect(lost).toEqual([expect.stringMatching(/^Nothing changed: another key:roll of this key /)]);
+    expect(lost[0]).toContain(successor);
+    const raced = (await listed()).filter((line) => line.includes(" raced roll "));
+    expect(raced.map((line) => line.split(" ")[0])).toEqual(expect.arrayContaining([await hashApiKey(old), successor]));
+    expect(raced).toHaveLength(2);
+    const origin = state.server.origin;
+    expect((await api("/v1/pets?limit=1", { origin, key: won[0] })).status).toBe(200);
+    await expect(keys(["roll", old])).rejects.toThrow(`to the key with hash ${successor}: roll that one.`);
+  });
+
   it("roll a key once; each key rolled from it is the same caller, whose retried create replays", async () => {
     const origin = state.server.origin;
     const name = petName("rolled caller");

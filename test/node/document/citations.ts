@@ -607,6 +607,15 @@ export const CITATIONS: Citation[] = [
   },
   {
     page: "docs/keys.md",
+    test: "test/e2e/local/operator-scripts.test.ts",
+    claim: "two rolls of one key at once leave one successor",
+    shownBy: [
+      "roll a key once when two rolls run at the same time: one successor, and the other roll says so and removes its key",
+    ],
+    breaks: [edit("scripts/lib/key-roll.ts", "  const after = await lostTo();", "  const after = undefined;")],
+  },
+  {
+    page: "docs/keys.md",
     test: "test/worker/keys/auth-cache.test.ts",
     claim: "That an isolate keeps a record it read up to 60 s",
     shownBy: ["refuses a revoked key once KNOWN_KEY_TTL_MS has passed"],

@@ -11,7 +11,8 @@ import { inspectDump } from "../../../scripts/lib/check-dump";
 const scratch = mkdtempSync(path.join(tmpdir(), "crafted-dump-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const PRELUDE = "PRAGMA defer_foreign_keys=TRUE;\nCREATE TABLE t (id integer primary key);\nINSERT INTO t VALUES (1);\n";
+const PRELUDE =
+  "PRAGMA defer_foreign_keys=TRUE;\nCREATE TABLE t (id integer primary key);\nINSERT INTO t VALUES (1);\n";
 
 describe("a crafted dump", () => {
   it.each([
