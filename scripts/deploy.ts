@@ -30,7 +30,7 @@ import { DEFAULT_ROLLOUT, parseRolloutSoak, parseRolloutSteps, rollOut } from ".
 import { DEPLOYED_ENVIRONMENTS } from "./lib/target";
 import { REQUIRED_SECRET, servingVersion, uploadVersion, withSecretsFile } from "./lib/versions";
 import { runWrangler, workerConfig, wrangler } from "./lib/wrangler";
-import { runSmokeTest, smokeTarget, versionOverride } from "./smoke";
+import { productionHosts, runSmokeTest, smokeTarget, versionOverride } from "./smoke";
 
 /** What wrangler says when it has no credentials (no login, no CLOUDFLARE_API_TOKEN) or Cloudflare refuses them. */
 const NOT_AUTHENTICATED = /CLOUDFLARE_API_TOKEN|not (logged in|authenticated)|wrangler login|Authentication error/i;
@@ -80,7 +80,8 @@ const main = async () => {
   if (!smokeBaseUrl !== !smokeKey) {
     throw new Error("Set both SMOKE_BASE_URL and SMOKE_KEY for the smoke test, or neither.");
   }
-  const smoke = smokeBaseUrl && smokeKey ? smokeTarget(smokeBaseUrl, smokeKey, env) : undefined;
+  const smoke =
+    smokeBaseUrl && smokeKey ? smokeTarget(smokeBaseUrl, smokeKey, env, await productionHosts()) : undefined;
   if (gradual && !smoke) {
     throw new Error(
       "A production deploy smoke-tests the new version before it takes traffic: set SMOKE_BASE_URL and SMOKE_KEY.",

@@ -30,11 +30,38 @@ export const versionOverride = async (env: string, versionId: string) => {
 /** The API's base path: the routes live under it, at the root of the Worker's origin. */
 const BASE_PATH = "/v1";
 
+/** Where production answers: its Worker's workers.dev host (`<name>.<account>.workers.dev`) and its routes' hosts. */
+export type ProductionHosts = { workerName: string; routeHosts: string[] };
+
+export const productionHosts = async (): Promise<ProductionHosts> => {
+  const { name, routes = [] } = await workerConfig("production");
+  const patterns = (routes as (string | { pattern: string })[]).map((route) =>
+    typeof route === "string" ? route : route.pattern,
+  );
+  return {
+    workerName: name ?? "",
+    routeHosts: patterns.map((pattern) => pattern.split("/")[0]?.replace(/^\*\.?/, "") ?? ""),
+  };
+};
+
+const isProduction = ({ hostname }: URL, { workerName, routeHosts }: ProductionHosts) =>
+  (hostname.startsWith(`${workerName}.`) && hostname.endsWith(".workers.dev")) ||
+  routeHosts.some((host) => host && (hostname === host || hostname.endsWith(`.${host}`)));
+
+const isLoopback = ({ hostname }: URL) => hostname === "localhost" || hostname === "[::1]" || /^127\./.test(hostname);
+
 /**
  * The server and key to test, checked before anything runs (scripts/deploy.ts: before it
- * deploys). `baseUrl` is the origin, or the base address: the origin and /v1.
+ * deploys). `baseUrl` is the origin, or the base address: the origin and /v1. A test key
+ * never goes to production (which refuses it anyway, so a pass would prove nothing), and a
+ * live key never over plain HTTP, but to this machine.
  */
-export const smokeTarget = (baseUrl: string, key: string | undefined, env?: string): SmokeTarget => {
+export const smokeTarget = (
+  baseUrl: string,
+  key: string | undefined,
+  env: string | undefined,
+  production: ProductionHosts,
+): SmokeTarget => {
   const url = URL.parse(baseUrl);
   const path = url?.pathname.replace(/\/$/, "") ?? "";
   if (
@@ -51,8 +78,13 @@ export const smokeTarget = (baseUrl: string, key: string | undefined, env?: stri
   if (!key) throw new Error("Give the API key with --key, or in SMOKE_KEY.");
   if (!API_KEY_PATTERN.test(key)) throw new Error("The key is not an API key (ps_live_... or ps_test_...).");
   if (!isWellFormedApiKey(key)) throw new Error("The key fails its checksum: it was mistyped or cut short.");
-  if (env === "production" && !key.startsWith("ps_live_")) {
+  if ((env === "production" || isProduction(url, production)) && !key.startsWith("ps_live_")) {
     throw new Error("The key is a ps_test_ key, which production never issues: give production's (ps_live_...).");
+  }
+  if (key.startsWith("ps_live_") && url.protocol === "http:" && !isLoopback(url)) {
+    throw new Error(
+      "The key is a live key, which goes over https only (or to this machine): use the https:// address.",
+    );
   }
   return { baseUrl: url.origin, key };
 };
@@ -94,7 +126,7 @@ export const smokeArguments = async (args: string[], smokeKey: string | undefine
       "Usage: SMOKE_KEY=<API key> npm run smoke -- --base-url <https://.../v1> [--env <staging|production> --version <version id>]   (or --key <API key>)",
     );
   }
-  const target = smokeTarget(values["base-url"], values.key ?? smokeKey, values.env);
+  const target = smokeTarget(values["base-url"], values.key ?? smokeKey, values.env, await productionHosts());
   if (values.env && values.version) target.versionOverride = await versionOverride(values.env, values.version);
   return target;
 };

@@ -1,6 +1,6 @@
 import { connect, createServer } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { smokeArguments } from "../../../scripts/smoke";
+import { smokeArguments, smokeTarget } from "../../../scripts/smoke";
 import { generateApiKey } from "../../../src/keys/api-key";
 import { type Harness, startHarness } from "../helpers/harness";
 import { npmScript } from "../helpers/npm-script";
@@ -71,7 +71,7 @@ it("passes against the base address with /v1, the key taken from SMOKE_KEY; with
   }
 }, 120_000);
 
-it("refuses bad arguments, saying what it takes", async () => {
+it("refuses bad arguments, a test key for production and a live key over plain HTTP, saying what it takes", async () => {
   const origin = server.origin;
   for (const [args, smokeKey, message] of [
     [["--base-url", origin, "--version", "0b5e3a8c-7a51-4d2e-9c3f-4a8e2b1d6f70"], key, /Usage: /],
@@ -90,9 +90,18 @@ it("refuses bad arguments, saying what it takes", async () => {
       key,
       /a ps_test_ key, which production never issues/,
     ],
+    // Production's address names it, with or without --env.
+    [["--base-url", "https://petstore-production.acme.workers.dev/v1"], key, /a ps_test_ key, which production/],
+    [["--base-url", "http://petstore-staging.acme.workers.dev/v1"], liveKey, /a live key, which goes over https only/],
+    [["--base-url", "http://10.0.0.7:8787/v1"], liveKey, /a live key, which goes over https only/],
   ] as const) {
     await expect(smokeArguments([...args], smokeKey), args.join(" ")).rejects.toThrow(message);
   }
+  // A custom domain of production's routes is production's too; a live key may go to this machine over HTTP.
+  const production = { workerName: "petstore-production", routeHosts: ["api.example.com"] };
+  expect(() => smokeTarget("https://eu.api.example.com/v1", key, undefined, production)).toThrow(/a ps_test_ key/);
+  expect(smokeTarget("http://[::1]:8787/v1", liveKey, undefined, production).baseUrl).toBe("http://[::1]:8787");
+  expect(smokeTarget("https://petstore-staging.acme.workers.dev/v1", key, undefined, production).key).toBe(key);
 });
 
 it("exits non-zero with the reason when refused, before testing anything", async () => {
