@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createKey } from "../../../scripts/keys";
 import { type DevServer, startDevServer } from "../../../scripts/lib/dev-server";
 import { openStores } from "../../../scripts/lib/stores";
-import { API_KEY_PATTERN } from "../../../src/keys/api-key";
 import { api, expectError, expectUnavailable, type Pet, petName, walkPages } from "../helpers/client";
 import { createThroughD1Outage } from "../helpers/client-through-outage";
+import { faultCauses, LOCKED_D1, printedDevKey } from "../helpers/dev-output";
 import { lockStore } from "../helpers/lock-store";
 
 // Outages made from outside a scratch `npm run dev` of this file's own, while requests run:
@@ -16,17 +16,6 @@ import { lockStore } from "../helpers/lock-store";
 //   for a valid key, and recovers by itself once the lock is gone (the client waits);
 // - then the server (wrangler and workerd) is killed with SIGKILL in the middle of a
 //   stream of creates, and restarted on the same state.
-
-/** The development key that `npm run dev` printed (scripts/dev.ts prints it alone on its line). */
-const printedDevKey = (started: DevServer): string => {
-  const printed = started
-    .output()
-    .split("\n")
-    .map((line) => line.trim())
-    .find((line) => API_KEY_PATTERN.test(line));
-  if (!printed) throw new Error(`npm run dev printed no key:\n${started.output()}`);
-  return printed;
-};
 
 const persistTo = mkdtempSync(path.join(tmpdir(), "petstore-outages-"));
 const servers: DevServer[] = [];
@@ -60,19 +49,6 @@ afterAll(async () => {
   rmSync(persistTo, { recursive: true, force: true });
 });
 
-/** The causes of the warn lines (src/lib/faults.ts) of `dependency`'s faults that the server has printed. */
-const faultCauses = (dependency: string) =>
-  [...server.output().matchAll(new RegExp(`"dependency":"${dependency}","cause":"([^"]*)"`, "g"))].map(
-    ([, cause]) => cause,
-  );
-
-/**
- * What the local D1 says with its file locked, as test/worker/faults/faults-d1.test.ts injects
- * it: a read cannot get its session's commit token, a write finds the database busy.
- */
-const LOCKED_D1 =
-  /^(?:Failed to get session commit token: internal error; reference = \w+|database is locked: SQLITE_BUSY)$/;
-
 const namedCount = async (name: string) =>
   ((await (await on("/v1/pets?limit=100&status=pending")).json()) as Pet[]).filter((pet) => pet.name === name).length;
 
@@ -101,7 +77,7 @@ describe("while D1's database file is locked", () => {
     expect((await on("/v1/pets", keyed)).status).toBe(201);
     expect((await on("/v1/pets", keyed)).headers.get("Idempotent-Replayed")).toBe("true");
     expect(await namedCount(name)).toBe(1);
-    const causes = faultCauses("D1");
+    const causes = faultCauses(server, "D1");
     expect(causes.length).toBeGreaterThan(0);
     for (const cause of causes) expect(cause).toMatch(LOCKED_D1);
   });
