@@ -9,7 +9,7 @@ import { createKey, keyExists } from "./keys";
 import { applyLocalMigrations } from "./lib/local-migrations";
 import { openLocalStores, type Stores } from "./lib/stores";
 import type { Target } from "./lib/target";
-import { spawnWrangler } from "./lib/wrangler";
+import { LOCAL_TRACES_SWITCH, spawnWrangler, wranglerEnv } from "./lib/wrangler";
 
 const passThrough = process.argv.slice(2);
 const { values } = parseArgs({
@@ -60,14 +60,20 @@ try {
 } finally {
   await stores.close();
 }
+// Without wrangler's local trace store unless asked for (scripts/lib/wrangler.ts says why).
+const traces = process.env[LOCAL_TRACES_SWITCH] ?? "false";
 console.log(`
 Local API key (saved in ${devKeyFile}; more with: npm run --silent key:create -- <label>):
   ${key}
 Try:
   curl -H "Authorization: Bearer ${key}" ${origin}/v1/pets
 API reference: ${origin}/v1/docs (the OpenAPI document: ${origin}/v1/openapi.json)
+Local traces: ${traces === "false" ? `off (${LOCAL_TRACES_SWITCH}=true npm run dev keeps them, for wrangler's local explorer)` : "on, kept on disk without bound"}
 `);
 
-const dev = spawnWrangler(["dev", ...passThrough]);
+const dev = spawnWrangler(["dev", ...passThrough], {
+  stdio: "inherit",
+  env: { ...wranglerEnv, [LOCAL_TRACES_SWITCH]: traces },
+});
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => dev.kill(signal));
 dev.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -5,11 +5,27 @@
 // its own so that wrangler and its workerd stop together, and stopped when this
 // process exits, fails or is interrupted (scripts/lib/supervise.ts).
 import { type SpawnOptions, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort, installCleanup, supervise } from "./supervise";
-import { spawnWrangler, wranglerEnv } from "./wrangler";
+import { LOCAL_TRACES_SWITCH, spawnWrangler, wranglerEnv } from "./wrangler";
+
+export { LOCAL_TRACES_SWITCH } from "./wrangler";
+
+/**
+ * Throws if wrangler dev kept traces under `persistTo`: the collector's store, which it
+ * makes when it starts the collector, exists although the switch said no (a wrangler that
+ * renamed the switch).
+ */
+export const checkNoLocalTraces = (persistTo: string) => {
+  const store = path.join(persistTo, "v3", "observability");
+  if (existsSync(store)) {
+    throw new Error(
+      `wrangler dev started its local trace collector (${store}) although ${LOCAL_TRACES_SWITCH} is false`,
+    );
+  }
+};
 
 export type DevServer = {
   origin: string;

@@ -38,6 +38,14 @@ export const runWrangler = (args: string[], env: Record<string, string> = {}) =>
   if (result.status !== 0) throw new Error(`wrangler ${args.join(" ")} failed.`);
 };
 
+/**
+ * wrangler dev's switch for its local trace collector, on unless set to false: it streams
+ * every request's trace to a Worker in the Worker's own workerd, which keeps them all in
+ * SQLite for the local explorer, without bound. Production has nothing like it, so npm run
+ * dev and the bench turn it off.
+ */
+export const LOCAL_TRACES_SWITCH = "X_LOCAL_OBSERVABILITY";
+
 /** Starts a long-running wrangler command (wrangler dev) attached to this terminal. */
 export const spawnWrangler = (args: string[], options: SpawnOptions = { stdio: "inherit" }) =>
   spawn(process.execPath, [wranglerBin, ...args], { env: wranglerEnv, ...options });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createKey } from "../../../scripts/keys";
-import { type DevServer, startDevServer } from "../../../scripts/lib/dev-server";
+import { checkNoLocalTraces, type DevServer, startDevServer } from "../../../scripts/lib/dev-server";
 import { openStores } from "../../../scripts/lib/stores";
 import { api, expectError, expectUnavailable, type Pet, petName, walkPages } from "../helpers/client";
 import { createThroughD1Outage } from "../helpers/client-through-outage";
@@ -22,6 +22,7 @@ const servers: DevServer[] = [];
 const start = async () => {
   const started = await startDevServer({ name: "the outage tests", command: "npm run dev", persistTo });
   servers.push(started);
+  checkNoLocalTraces(persistTo); // npm run dev keeps wrangler's local trace store off (scripts/dev.ts)
   return started;
 };
 let server: DevServer;

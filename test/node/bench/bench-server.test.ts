@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkNoLocalTraces } from "../../../bench/bench-server";
+import { checkNoLocalTraces } from "../../../scripts/lib/dev-server";
 
 // The bench runs wrangler dev without its local trace collector (bench/bench-server.ts); a
 // run whose server made the collector's store anyway stops rather than measure it.

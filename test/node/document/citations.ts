@@ -42,7 +42,7 @@ export const CITATIONS: Citation[] = [
     test: "test/node/bench/bench-server.test.ts",
     claim: "Both servers run without wrangler dev's local trace collector",
     shownBy: ["stops a run whose server started the collector"],
-    breaks: [edit("bench/bench-server.ts", '"v3", "observability"', '"v3", "observability-renamed"')],
+    breaks: [edit("scripts/lib/dev-server.ts", '"v3", "observability"', '"v3", "observability-renamed"')],
   },
   {
     page: "bench/README.md",
