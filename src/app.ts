@@ -7,7 +7,7 @@ import { apiCors, DOCUMENT_PATH, documentCors } from "./http/cors";
 import { handleError, handleMethodNotAllowed, handleNotFound } from "./http/errors";
 import { noStore } from "./http/no-store";
 import { requestLog } from "./http/request-log";
-import { petRoutes } from "./pets/routes";
+import { PETS_PATH, petRoutes } from "./pets/routes";
 
 // The path of every request, in order: the access log around everything, the headers that
 // every pets answer carries, the deprecated operation's headers, CORS, the 405s, then the
@@ -25,7 +25,7 @@ app.use("/v1/*", apiCors(app));
 app.use(DOCUMENT_PATH, documentCors);
 app.use(methodNotAllowed({ app, onMethodNotAllowed: handleMethodNotAllowed }));
 app.route("/v1", documentationRoutes);
-const routes = app.route("/v1/pets", petRoutes);
+const routes = app.route(PETS_PATH, petRoutes);
 app.notFound(handleNotFound);
 app.onError(handleError);
 

@@ -41,9 +41,8 @@ const BOOKMARK_EXAMPLE = "00000085-0000024c-00004c6d-8e61117bf38d7adb71b934ebbf8
 const BOOKMARK_SCHEMA = { pattern: BOOKMARK.source, maxLength: BOOKMARK_LENGTH };
 /** An origin: a scheme, a DNS name (at most 253 characters) and a port. */
 const ORIGIN_MAX_LENGTH = "https://".length + 253 + ":65535".length;
-const NEXT_LINK_MAX_LENGTH =
-  `<${"x".repeat(ORIGIN_MAX_LENGTH)}/v1/pets?limit=100&status=available&cursor=${"x".repeat(CURSOR_MAX_LENGTH)}>; rel="next"`
-    .length;
+const NEXT_LINK_MAX_LENGTH = `</v1/pets?limit=100&status=available&cursor=${"x".repeat(CURSOR_MAX_LENGTH)}>; rel="next"`
+  .length;
 const MAX_ID_DIGITS = String(Number.MAX_SAFE_INTEGER).length;
 /** Every method of the API, as the longest Allow lists them. */
 const ALL_METHODS = "GET, HEAD, POST";
@@ -73,11 +72,11 @@ export const RESPONSE_HEADERS = {
   ),
   NextLink: header(
     "Link",
-    'RFC 8288: `<{absolute url}>; rel="next"` when more pets remain. The url repeats `limit` and `status` and adds an opaque, signed `cursor`. Absent on the last page.',
-    { pattern: '^<https?://[^>]+>; rel="next"$', maxLength: NEXT_LINK_MAX_LENGTH },
+    'RFC 8288: `</v1/pets?{query}>; rel="next"` when more pets remain: a reference relative to the request\'s URL, to resolve against it as a browser does (the next page is on the server that answered). The query repeats `limit` and `status` and adds an opaque, signed `cursor`. Absent on the last page.',
+    { pattern: '^</v1/pets\\?[^>]+>; rel="next"$', maxLength: NEXT_LINK_MAX_LENGTH },
     {
       required: false,
-      example: `<https://petstore-production.example.workers.dev/v1/pets?limit=2&status=available&cursor=MS4zLmF2YWlsYWJsZQ.d8xPZ9wVOKTsm2-Mk5L60-rWOASgG2R3xufQFlQ02sM>; rel="next"`,
+      example: `</v1/pets?limit=2&status=available&cursor=MS4zLmF2YWlsYWJsZQ.d8xPZ9wVOKTsm2-Mk5L60-rWOASgG2R3xufQFlQ02sM>; rel="next"`,
     },
   ),
   Deprecation: DEPRECATION,

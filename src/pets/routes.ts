@@ -20,17 +20,19 @@ import { cachePet, readPage, readPet } from "./cache";
 import { readCursor, writeCursor } from "./cursor";
 import { insertPet, insertPetOnce } from "./queries";
 
+/** Where the pet routes are mounted (src/app.ts): the listing, and each pet under it. */
+export const PETS_PATH = "/v1/pets";
+
 /**
- * RFC 8288: the request's own URL (as the runtime hands it over, already normalised) with
- * the given query, empty values left out, as the next page. The values need no escaping:
+ * RFC 8288: the next page as a reference relative to the request's URL (as Location is),
+ * the listing's path with the given query, empty values left out: nothing of the request's
+ * Host, which a client or a proxy may forge, goes into it. The values need no escaping:
  * decimal digits, a status and a base64url cursor are all URL-safe.
  */
-const nextLink = (requestUrl: string, query: Record<string, string | undefined>) => {
-  const queryStart = requestUrl.indexOf("?");
-  const path = queryStart < 0 ? requestUrl : requestUrl.slice(0, queryStart);
+const nextLink = (query: Record<string, string | undefined>) => {
   let search = "";
   for (const [name, value] of Object.entries(query)) if (value) search += `${search ? "&" : "?"}${name}=${value}`;
-  return `<${path}${search}>; rel="next"`;
+  return `<${PETS_PATH}${search}>; rel="next"`;
 };
 
 export const petRoutes = new Hono<AppEnv>()
@@ -42,7 +44,7 @@ export const petRoutes = new Hono<AppEnv>()
     c.set("isolateCache", page.fromCache ? "hit" : "miss");
     if (page.nextAfterId !== undefined) {
       const cursor = await writeCursor(c.env, { afterId: page.nextAfterId, status });
-      c.header("Link", nextLink(c.req.url, { limit: String(limit), status, cursor }));
+      c.header("Link", nextLink({ limit: String(limit), status, cursor }));
     }
     return c.json(page.pets, 200);
   })
@@ -58,7 +60,7 @@ export const petRoutes = new Hono<AppEnv>()
       if (idempotencyKey === undefined) {
         const pet = await c.get("db").once((db) => insertPet(db, newPet));
         cachePet(pet);
-        return c.json(pet, 201, { Location: `/v1/pets/${pet.id}` });
+        return c.json(pet, 201, { Location: `${PETS_PATH}/${pet.id}` });
       }
       const apiKey = c.get("apiKey");
       const { pet, replayed, sameRequest } = await insertPetOnce(c.get("db"), newPet, {
@@ -74,7 +76,7 @@ export const petRoutes = new Hono<AppEnv>()
       }
       cachePet(pet);
       return c.json(pet, 201, {
-        Location: `/v1/pets/${pet.id}`,
+        Location: `${PETS_PATH}/${pet.id}`,
         ...(replayed && { "Idempotent-Replayed": "true" }),
       });
     },

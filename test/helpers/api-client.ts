@@ -37,21 +37,22 @@ export const createPetThrough = async (send: Send, pet: Partial<NewPet>, options
   return (await response.json()) as Pet;
 };
 
-/** The absolute URL of the `Link: <url>; rel="next"` header, which must have exactly that form; undefined without one. */
+/**
+ * The target of the `Link: </v1/pets?...>; rel="next"` header, which must have exactly that
+ * form: a path and query, relative to the request's URL; undefined without one.
+ */
 export const nextLink = (response: Response): string | undefined => {
   const link = response.headers.get("Link");
   if (!link) return undefined;
-  const match = /^<([^>]+)>; rel="next"$/.exec(link);
+  const match = /^<(\/v1\/pets\?[^>]+)>; rel="next"$/.exec(link);
   expect(match, `Link header ${link}`).not.toBeNull();
   return match?.[1];
 };
 
-/** The path and query of the next link, to request it from any origin (a relay, another server). */
-export const nextPath = (response: Response): string | undefined => {
+/** The query of the next link, as URLSearchParams; undefined without one. */
+export const nextQuery = (response: Response): URLSearchParams | undefined => {
   const link = nextLink(response);
-  if (link === undefined) return undefined;
-  const { pathname, search } = new URL(link);
-  return pathname + search;
+  return link === undefined ? undefined : new URLSearchParams(link.slice(link.indexOf("?")));
 };
 
 /** Follows the next links from `path` to the end through `send`, each answer a 200; every page, in order. */
@@ -66,7 +67,7 @@ export const walkPages = async <Options extends RequestOptions>(
     const response = await send(next, options);
     expect(response.status, `GET ${next}`).toBe(200);
     pages.push((await response.json()) as Pet[]);
-    next = nextPath(response);
+    next = nextLink(response);
     await between?.();
   }
   return pages;

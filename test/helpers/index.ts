@@ -7,7 +7,7 @@ import type { NewPet, Pet } from "../../src/schemas";
 import { buildRequest, createPetThrough, type RequestOptions } from "./api-client";
 import { expectConformance } from "./conformance";
 
-export { expectError, expectUnavailable, nextLink, nextPath, walkPages } from "./api-client";
+export { expectError, expectUnavailable, nextLink, nextQuery, walkPages } from "./api-client";
 
 export const BASE_URL = "https://petstore.test";
 

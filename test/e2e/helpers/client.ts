@@ -5,7 +5,7 @@ import type { Pet } from "../../../src/schemas";
 import { buildRequest, createPetThrough, type RequestOptions } from "../../helpers/api-client";
 import { expectConformance } from "../../helpers/conformance";
 
-export { expectError, expectUnavailable, nextLink, nextPath, walkPages } from "../../helpers/api-client";
+export { expectError, expectUnavailable, nextLink, nextQuery, walkPages } from "../../helpers/api-client";
 
 // What the e2e tests share: the server under test and its key (test/e2e/helpers/global-setup.ts),
 // requests to it, and the checks that every file makes.

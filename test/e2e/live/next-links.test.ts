@@ -1,9 +1,8 @@
 import { expect, it } from "vitest";
 import { api, createPet, nextLink, type Pet } from "../helpers/client";
 
-// The next links name the server the client called. Prism's proxy (npm run
-// test:contract) forwards the upstream's Host, so through it they name wrangler's
-// origin instead: that project leaves this file out.
+// The next links are relative to the request's URL: they lead to the server the client
+// called, whatever Host a proxy (Prism's, in npm run test:contract) forwards.
 
 // From the first page only: on a live deployment, walking every page could take
 // thousands of requests (test/e2e/local/pagination.test.ts walks them all).
@@ -20,7 +19,8 @@ it("links each page to the next with rel=next, in ascending id order", async () 
     if (page === 3) break;
     const next = nextLink(response);
     expect(next, `page ${page} of at least 3 has a next link`).toBeDefined();
-    const nextUrl = new URL(next as string);
+    // Relative to the request's URL, as RFC 8288 resolves it: the next page is where this one was.
+    const nextUrl = new URL(next as string, response.url);
     expect(nextUrl.origin).toBe(new URL(response.url).origin);
     expect(nextUrl.pathname).toBe("/v1/pets");
     expect(nextUrl.searchParams.get("limit")).toBe("1");

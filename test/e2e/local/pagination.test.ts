@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, createPet, nextLink, type Pet } from "../helpers/client";
+import { api, apiKey, createPet, nextLink, type Pet, rawHttp } from "../helpers/client";
 
 // Walks the whole collection, which only a scratch server keeps small.
 
@@ -23,5 +23,15 @@ describe("GET /v1/pets, every page", () => {
     expect(seen.every((pet) => pet.status === "pending")).toBe(true);
     const createdIds = new Set(created.map((pet) => pet.id));
     expect(seen.filter((pet) => createdIds.has(pet.id))).toEqual(created);
+  });
+});
+
+describe("GET /v1/pets's next link", () => {
+  it("is relative to the request, whatever Host the request forged: it never leads a client elsewhere", async () => {
+    for (const purpose of ["forged host 1", "forged host 2"]) await createPet(purpose);
+    const forged = `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: attacker.example\r\nAuthorization: Bearer ${apiKey}\r\nConnection: close\r\n\r\n`;
+    const [answer] = await rawHttp([Buffer.from(forged)]);
+    expect(answer?.status).toBe(200);
+    expect(answer?.headers.get("Link")).toMatch(/^<\/v1\/pets\?limit=1&cursor=[\w.-]+>; rel="next"$/);
   });
 });

@@ -23,9 +23,8 @@ it("keeps next links issued under the old secret valid during a rotation, and on
     const created = await on("/v1/pets", { method: "POST", json: { name: petName("rotation"), categoryId: 1 } });
     expect(created.status).toBe(201);
   }
-  const link = nextLink(await on("/v1/pets?limit=1"));
-  expect(link).toBeDefined();
-  const next = new URL(link as string).pathname + new URL(link as string).search;
+  const next = nextLink(await on("/v1/pets?limit=1")) ?? "";
+  expect(next).not.toBe("");
 
   await server.restart({ secrets: { CURSOR_SECRET: NEW, CURSOR_SECRET_PREVIOUS: OLD } });
   expect((await on(next)).status).toBe(200);

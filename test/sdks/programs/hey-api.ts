@@ -11,7 +11,8 @@ for (const name of ["Hey Rex", "Hey Luna", "Hey Milo"]) {
 }
 const first = await listPets({ query: { limit: 2 } });
 const next = first.response?.headers.get("Link")?.match(/^<([^>]+)>/)?.[1] ?? "";
-const cursor = new URL(next).searchParams.get("cursor") ?? undefined;
+// RFC 8288: a relative link resolves against the request's URL.
+const cursor = new URL(next, first.response?.url).searchParams.get("cursor") ?? undefined;
 const second = await listPets({ query: { limit: 2, cursor } });
 const missing = await getPet({ path: { petId: 987654321 } });
 console.log(

@@ -14,7 +14,8 @@ for (const name of ["Fetch Rex", "Fetch Luna", "Fetch Milo"]) {
 }
 const first = await client.GET("/pets", { params: { query: { limit: 2 } } });
 const next = first.response.headers.get("Link")?.match(/^<([^>]+)>/)?.[1] ?? "";
-const cursor = new URL(next).searchParams.get("cursor") ?? undefined;
+// RFC 8288: a relative link resolves against the request's URL.
+const cursor = new URL(next, first.response.url).searchParams.get("cursor") ?? undefined;
 const second = await client.GET("/pets", { params: { query: { limit: 2, cursor } } });
 const missing = await client.GET("/pets/{petId}", { params: { path: { petId: 987654321 } } });
 console.log(

@@ -37,7 +37,11 @@ describe("the typed client hc<AppType>", () => {
     const page = await first.json();
     expectTypeOf(page).toEqualTypeOf<Pet[]>();
     expect(page).toEqual([created]);
-    const next = new URL(/<([^>]+)>/.exec(first.headers.get("Link") ?? "")?.[1] ?? "");
+    // The next link is relative: resolved against the request's URL, as RFC 8288 says.
+    const next = new URL(
+      /<([^>]+)>/.exec(first.headers.get("Link") ?? "")?.[1] ?? "",
+      first.url || "http://petstore.test",
+    );
     const cursor = next.searchParams.get("cursor") ?? "";
     const second = await client.v1.pets.$get({ query: { limit: "1", cursor } });
     expect((await second.json()).map((pet) => pet.name)).toEqual(["Typed Tom"]);

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { unwrittenUsageBytes } from "../../../src/deprecation/usage";
 import { generateApiKey, hashApiKey } from "../../../src/keys/api-key";
 import { type CacheShare, cachedBytes, estimateBytes } from "../../../src/lib/bounded-cache";
-import { call, nextPath } from "../../helpers/index";
+import { call, nextLink } from "../../helpers/index";
 
 // The budget and its shares as docs/architecture.md states them ("Memory with a ceiling"),
 // written here rather than imported, so that a change to the code that the docs do not
@@ -93,7 +93,7 @@ describe("the isolate's caches", () => {
         const response = await call(path, { key: nextKey(), headers, bindings: env });
         expect(response.status).toBe(200);
         await response.arrayBuffer();
-        path = nextPath(response);
+        path = nextLink(response);
       }
     };
     // The pending pets at every limit from 90 to 100: pages and cursors.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Pet } from "../../../src/schemas";
-import { call, countPets, createApiKey } from "../../helpers/index";
+import { call, countPets, createApiKey, nextLink } from "../../helpers/index";
 
 describe("concurrent requests", () => {
   it("give 200 parallel creates 200 distinct ids, each of which reads back", { timeout: 30_000 }, async () => {
@@ -21,8 +21,7 @@ describe("concurrent requests", () => {
     // Read back through the listing (two pages of 100), staying under the test rate limit.
     const key = keys[0] ?? "";
     const first = await call("/v1/pets?limit=100", { key });
-    const next = /<([^>]+)>/.exec(first.headers.get("Link") ?? "")?.[1] ?? "";
-    const second = await call(new URL(next).pathname + new URL(next).search, { key });
+    const second = await call(nextLink(first) ?? "", { key });
     const listed = [...((await first.json()) as Pet[]), ...((await second.json()) as Pet[])];
     expect(listed).toEqual([...pets].sort((a, b) => a.id - b.id));
   });

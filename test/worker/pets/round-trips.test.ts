@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Pet } from "../../../src/schemas";
-import { call, createApiKey, createPet, nextPath } from "../../helpers/index";
+import { call, createApiKey, createPet, nextLink } from "../../helpers/index";
 import { countRoundTrips } from "../../helpers/wrap-bindings";
 
 // Storage round trips per request on a warm isolate (the key already looked up;
@@ -51,7 +51,7 @@ describe("storage round trips on a warm isolate", () => {
   });
 
   it("serves a full page reached through a cursor with no D1 query once it has been read", async () => {
-    const next = nextPath(await call("/v1/pets?limit=5", { key })) ?? "";
+    const next = nextLink(await call("/v1/pets?limit=5", { key })) ?? "";
     expect(await roundTrips(next)).toEqual({ status: 200, d1: 1, kv: 0 });
     expect(await roundTrips(next)).toEqual({ status: 200, d1: 0, kv: 0 });
   });
