@@ -1,5 +1,5 @@
 // `npm run test:citations [-- <words of a test path or claim>]`: makes each change of
-// ./citations.ts in turn, runs the cited test file with it (each test the
+// ./citations/ in turn, runs the cited test file with it (each test the
 // citation names must fail), and puts the file back.
 // A citation whose tests still pass under its change is reported: its test does not show its
 // claim. Every change is checked to apply before the first is made, and nothing runs unless
@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { CITATIONS, type Citation, type Edit } from "./citations";
+import { CITATIONS, type Citation, type Edit } from "./citations/index";
 
 const projectOf = (test: string) => test.split("/")[1] as "worker" | "node" | "e2e";
 const occurrences = (text: string, find: string) => text.split(find).length - 1;

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CITATIONS, type Citation } from "./citations";
+import { CITATIONS, type Citation } from "./citations/index";
 
 // A test cited by the docs is a promise that it fails when its sentence stops being true.
-// ./citations.ts lists each citation with the tests that show it and a change that breaks
+// ./citations/ lists each citation with the tests that show it and a change that breaks
 // it (`npm run test:citations` makes each change and sees those tests fail); here every
 // citation of the pages is in that list, and every test it names is in the cited file.
 

@@ -1,0 +1,181 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the changes are source text, template literals included.
+// The tests that docs/architecture.md cites (./citation.ts says what each entry holds).
+import { type Citation, edit } from "./citation";
+
+export const ARCHITECTURE: Citation[] = [
+  {
+    page: "docs/architecture.md",
+    test: "test/node/document/docs-prose.test.ts",
+    claim: "fails when a folder is missing here",
+    shownBy: ["names every folder of the code, and only those"],
+    breaks: [
+      edit(
+        "docs/architecture.md",
+        "- `test/sdks/programs/`: the programs that call the API through each generated client\n",
+        "",
+      ),
+    ],
+  },
+  {
+    page: "docs/architecture.md",
+    test: "test/worker/faults/faults-d1.test.ts",
+    claim: "wrap the real bindings to throw or hang",
+    shownBy: ["'Network connection lost.' once: retried, and answered 200"],
+    breaks: [edit("src/lib/faults.ts", "const D1_MAX_ATTEMPTS = 3", "const D1_MAX_ATTEMPTS = 1")],
+  },
+  {
+    page: "docs/architecture.md",
+    test: "test/worker/faults/faults.test.ts",
+    claim: "wrap the real bindings to throw or hang",
+    shownBy: ["that hangs is given up after a second, and fails open"],
+    breaks: [
+      edit(
+        "src/http/rate-limit.ts",
+        "withDeadline(c.env[name].limit({ key }), LIMITER_DEADLINE_MS, name)",
+        "c.env[name].limit({ key })",
+      ),
+    ],
+  },
+  {
+    page: "docs/architecture.md",
+    test: "test/e2e/local/outages.test.ts",
+    claim: "checks that the service recovers by itself",
+    shownBy: ["keeps a key verified lately working, answers 503 (not 401) for any other, and recovers by itself"],
+    breaks: [
+      edit(
+        "src/keys/authenticate.ts",
+        'if (!lastVerified) throw unavailable("The API key store");',
+        'if (!lastVerified) throw new ApiError("unauthorized", "The API key is not valid.");',
+      ),
+    ],
+  },
+  {
+    page: "docs/architecture.md",
+    test: "test/worker/lib/retries.test.ts",
+    claim: "holds the clock and the dice",
+    shownBy: ["is tried again after at most 100 ms, then at most 200 ms, for 3 attempts in all"],
+    breaks: [edit("src/lib/faults.ts", "const BACKOFF_BASE_MS = 50;", "const BACKOFF_BASE_MS = 100;")],
+  },
+  {
+    page: "docs/architecture.md",
+    test: "test/worker/faults/d1-deadline.test.ts",
+    claim: "has not answered within 5 s",
+    shownBy: ["on a read: 503 with Retry-After, tried once"],
+    breaks: [edit("src/lib/faults.ts", "export const D1_DEADLINE_MS = 5000;", "export const D1_DEADLINE_MS = 6000;")],
+  },
+  {
+    page: "docs/architecture.md",
+    test: "test/node/scripts/config-check.test.ts",
+    claim: "`npm run check:deploy` refuses such a configuration",
+    shownBy: ["[env.production] is refused without any one binding, var or required secret"],
+    breaks: [
+      edit(
+        "scripts/lib/check-config.ts",
+        "ratelimits: Object.keys(DEPLOYED_LIMITS) as (keyof typeof DEPLOYED_LIMITS)[],",
+        'ratelimits: ["RATE_LIMITER"] as (keyof typeof DEPLOYED_LIMITS)[],',
+      ),
+    ],
+  },
+  {
+    page: "docs/architecture.md",
+    test: "test/worker/http/config-errors.test.ts",
+    claim: "`AUTH_FAILURE_LIMITER`'s count is kept in each isolate alone",
+    shownBy: [
+      "AUTH_FAILURE_LIMITER: unknown keys are counted in the isolate, 429 past the deployed limit; logged once",
+    ],
+    breaks: [
+      edit("src/http/rate-limit.ts", "return count <= DEPLOYED_LIMITS.AUTH_FAILURE_LIMITER.limit;", "return true;"),
+    ],
+  },
+  {
+    page: "docs/architecture.md",
+    test: "test/e2e/local/outages.test.ts",
+    claim: "checks that every pet acknowledged with 201 is stored exactly once",
+    shownBy: ["loses and doubles nothing it acknowledged when the server is killed with SIGKILL mid-stream"],
+    breaks: [
+      edit(
+        "src/pets/queries.ts",
+        "session.insert(pets).values(pet).returning(),",
+        "session.insert(pets).values(pet).returning(),\n        session.insert(pets).values(pet),",
+      ),
+    ],
+  },
+  {
+    page: "docs/architecture.md",
+    test: "test/worker/pets/pet-cache.test.ts",
+    claim: "fails as soon as a route other than `GET` and `POST /v1/pets` exists on pets while the switch is on",
+    shownBy: ["is on exactly while no route can change or delete a pet"],
+    breaks: [
+      edit(
+        "src/pets/routes.ts",
+        "export const petRoutes = new Hono<AppEnv>()",
+        'export const petRoutes = new Hono<AppEnv>()\n  .delete("/v1/pets/:petId", (c) => c.body(null, 204))',
+      ),
+    ],
+  },
+  {
+    page: "docs/architecture.md",
+    test: "test/worker/faults/memory-budget.test.ts",
+    claim: "checks that each stays within its share",
+    shownBy: ["stay within the budget when filled with the worst case"],
+    breaks: [
+      edit(
+        "src/lib/bounded-cache.ts",
+        'if (typeof value === "string") return STRING_BYTES + 2 * value.length;',
+        'if (typeof value === "string") return STRING_BYTES + value.length;',
+      ),
+    ],
+  },
+  {
+    page: "docs/architecture.md",
+    test: "test/node/memory/cache-heap.test.ts",
+    claim: "The estimate is checked against the real heap",
+    shownBy: ["the pet cache, filled to its share with the longest names, takes no more heap than it estimates"],
+    breaks: [
+      edit(
+        "src/lib/bounded-cache.ts",
+        'if (typeof value === "string") return STRING_BYTES + 2 * value.length;',
+        'if (typeof value === "string") return STRING_BYTES + value.length;',
+      ),
+    ],
+  },
+  {
+    page: "docs/architecture.md",
+    test: "test/worker/db/session.test.ts",
+    claim: "the test fails if the API drops the bookmark",
+    shownBy: ["is read without a bookmark, and passed over for the primary with the bookmark of a write"],
+    breaks: [
+      edit(
+        "src/db/session.ts",
+        "createSessionDatabase(c.env.DB, bookmark, usage)",
+        "createSessionDatabase(c.env.DB, undefined, usage)",
+      ),
+    ],
+  },
+  {
+    page: "docs/architecture.md",
+    test: "test/worker/pets/round-trips.test.ts",
+    claim: "the key's KV read happens once per isolate and minute",
+    shownBy: ["serves a pet with no D1 query once it is known, and reads an unknown one once"],
+    breaks: [
+      edit(
+        "src/pets/cache.ts",
+        "export const IMMUTABLE_PETS_CACHE = true;",
+        "export const IMMUTABLE_PETS_CACHE = false;",
+      ),
+    ],
+  },
+  {
+    page: "docs/architecture.md",
+    test: "test/worker/pets/query-plan.test.ts",
+    claim: "Both listing queries search an index, never scan `pets`",
+    shownBy: ["search an index without a status and never scan pets"],
+    breaks: [
+      edit(
+        "src/pets/queries.ts",
+        'gt(pets.id, sql.placeholder("afterId"))',
+        'sql`${pets.id} + 0 > ${sql.placeholder("afterId")}`',
+      ),
+    ],
+  },
+];

@@ -1,0 +1,39 @@
+// The tests that bench/README.md cites (./citation.ts says what each entry holds).
+import { type Citation, edit } from "./citation";
+
+export const BENCH_README: Citation[] = [
+  {
+    page: "bench/README.md",
+    test: "test/worker/bench/floor-statements.test.ts",
+    claim: "sees the API send exactly those",
+    shownBy: ["are the API's own for the partial page"],
+    breaks: [edit("bench/queries.ts", 'all: ran("all",', 'all: ran("raw",')],
+  },
+  {
+    page: "bench/README.md",
+    test: "test/node/bench/bench-answers.test.ts",
+    claim: "writes back each answer byte for byte, framed alike",
+    shownBy: ["refuses a floor whose answer is framed otherwise, even with the same bytes"],
+    breaks: [edit("bench/answers.ts", 'headers.get("content-length") ?? headers.get("transfer-encoding")', "null")],
+  },
+  {
+    page: "bench/README.md",
+    test: "test/node/bench/bench-server.test.ts",
+    claim: "Both servers run without wrangler dev's local trace collector",
+    shownBy: ["stops a run whose server started the collector"],
+    breaks: [edit("scripts/lib/dev-server.ts", '"v3", "observability"', '"v3", "observability-renamed"')],
+  },
+  {
+    page: "bench/README.md",
+    test: "test/worker/pets/round-trips.test.ts",
+    claim: "Storage round trips per request are asserted by",
+    shownBy: ["serves a full page with no D1 query once it has been read"],
+    breaks: [
+      edit(
+        "src/pets/cache.ts",
+        "export const IMMUTABLE_PETS_CACHE = true;",
+        "export const IMMUTABLE_PETS_CACHE = false;",
+      ),
+    ],
+  },
+];

@@ -1,0 +1,121 @@
+// The tests that docs/operations.md cites (./citation.ts says what each entry holds).
+import { type Citation, edit } from "./citation";
+
+export const OPERATIONS: Citation[] = [
+  {
+    page: "docs/operations.md",
+    test: "test/node/scripts/runbook.test.ts",
+    claim: "checks each `npm run` script against `package.json`",
+    shownBy: ["name scripts of package.json"],
+    breaks: [edit("package.json", '"d1:replication": ', '"d1:replicate": ')],
+  },
+  {
+    page: "docs/operations.md",
+    test: "test/node/scripts/deploy.test.ts",
+    claim: "follows the rollout's steps, with wrangler's commands and the smoke test recorded",
+    shownBy: ["stops at 0% when the smoke test fails: the previous version keeps all traffic"],
+    breaks: [
+      edit(
+        "scripts/lib/rollout.ts",
+        "if (await actions.smokeTest(candidate)) return;",
+        "if (true || (await actions.smokeTest(candidate))) return;",
+      ),
+    ],
+  },
+  {
+    page: "docs/operations.md",
+    test: "test/node/scripts/config-check.test.ts",
+    claim: "takes each away in turn, per environment",
+    shownBy: ["[env.staging] is refused without any one binding, var or required secret"],
+    breaks: [edit("scripts/lib/check-config.ts", '"GET_PET_BROWNOUTS"', '"ACCESS_LOG"')],
+  },
+  {
+    page: "docs/operations.md",
+    test: "test/e2e/local/smoke.test.ts",
+    claim: "where each request carries the override",
+    shownBy: [
+      "passes against the base address with /v1, the key taken from SMOKE_KEY; with --version, sends every request to that version of the environment's Worker",
+    ],
+    breaks: [
+      edit(
+        "test/e2e/helpers/client.ts",
+        "  if (versionOverride) request.headers.set(VERSION_OVERRIDE_HEADER, versionOverride);\n",
+        "",
+      ),
+    ],
+  },
+  {
+    page: "docs/operations.md",
+    test: "test/node/scripts/migrations.test.ts",
+    claim: "shows what it catches",
+    shownBy: ["refuses a dropped column and a rebuilt table, and passes an added column"],
+    breaks: [edit("scripts/check-migrations.ts", "DROP", "DROPPED")],
+  },
+  {
+    page: "docs/operations.md",
+    test: "test/node/scripts/d1-replication.test.ts",
+    claim: "runs it against a stand-in that records the request",
+    shownBy: ["asks the API to turn read replication on for the environment's database, with the token"],
+    breaks: [edit("scripts/d1-replication.ts", '"auto"', '"disabled"')],
+  },
+  {
+    page: "docs/operations.md",
+    test: "test/worker/pets/pagination.test.ts",
+    claim: "a cursor stays valid while the secret that signed it is either",
+    shownBy: ["keeps the cursors handed out before a rotation valid while CURSOR_SECRET_PREVIOUS holds the old secret"],
+    breaks: [
+      edit("src/pets/cursor.ts", "if (encoder.encode(previous).length >= MIN_SECRET_BYTES) return previous;", ""),
+    ],
+  },
+  {
+    page: "docs/operations.md",
+    test: "test/e2e/local/secret-rotation.test.ts",
+    claim: "follows a next link issued under the old secret after these steps",
+    shownBy: ["keeps next links issued under the old secret valid during a rotation, and only then"],
+    breaks: [
+      edit("src/pets/cursor.ts", "if (encoder.encode(previous).length >= MIN_SECRET_BYTES) return previous;", ""),
+    ],
+  },
+  {
+    page: "docs/operations.md",
+    test: "test/e2e/local/operator-scripts.test.ts",
+    claim: "shows that it records every migration of `drizzle/` as applied",
+    shownBy: ["restores into fresh state a database that answers the same pets, ids and idempotency records"],
+    breaks: [
+      edit(
+        "scripts/backup.ts",
+        "splitSql(dump).map((statement)",
+        'splitSql(dump).filter((statement) => !statement.includes("d1_migrations")).map((statement)',
+      ),
+    ],
+  },
+  {
+    page: "docs/operations.md",
+    test: "test/node/scripts/deploy.test.ts",
+    claim: "1 in 20 in production",
+    shownBy: [
+      "production's observability (wrangler.toml) keeps every access line and invocation log in Workers Logs, and traces the share the docs state",
+    ],
+    breaks: [edit("wrangler.toml", "head_sampling_rate = 0.05", "head_sampling_rate = 0.1")],
+  },
+  {
+    page: "docs/operations.md",
+    test: "test/worker/http/observability.test.ts",
+    claim: "its fields are asserted in",
+    shownBy: ["writes one JSON line per request with its id, route, status, key label and error code, never the key"],
+    breaks: [edit("src/http/request-log.ts", "      durationMs: Date.now() - started,\n", "")],
+  },
+  {
+    page: "docs/operations.md",
+    test: "test/worker/http/observability.test.ts",
+    claim: "is one flat JSON object per request",
+    shownBy: ["says whether D1 answered from the primary or from a replica"],
+    breaks: [
+      edit(
+        "src/db/client.ts",
+        'if (typeof meta.served_by_primary === "boolean") usage.servedByPrimary ||= meta.served_by_primary;',
+        "usage.servedByPrimary = true;",
+      ),
+    ],
+  },
+];
