@@ -120,3 +120,45 @@ it("client/README.md lists every ErrorCode, with its status, and no other", () =
   ]);
   expect(Object.fromEntries(listed)).toEqual(CODES);
 });
+
+describe("each answer", () => {
+  const answering = (body: string, changes: Record<string, unknown> = {}) => {
+    const inits: RequestInit[] = [];
+    const client = createClient(
+      options({
+        maxRetries: 0,
+        fetch: async (_: string, init: RequestInit) => {
+          inits.push(init);
+          return new Response(body, { status: 200 });
+        },
+        ...changes,
+      }),
+    );
+    return { client, inits };
+  };
+
+  it("is read up to maxResponseBytes, then refused as response_too_large", async () => {
+    const pets = JSON.stringify([{ id: 1, name: "Rex", categoryId: 1, status: "available" }]);
+    await expect(answering(pets, { maxResponseBytes: pets.length }).client.listPets()).resolves.toMatchObject({
+      pets: [{ id: 1 }],
+    });
+    await expect(answering(pets, { maxResponseBytes: pets.length - 1 }).client.listPets()).rejects.toMatchObject({
+      code: "response_too_large",
+    });
+  });
+
+  it("may not redirect: fetch is told not to follow, unless followRedirects", async () => {
+    const strict = answering("[]");
+    await strict.client.listPets();
+    expect(strict.inits[0]?.redirect).toBe("manual");
+    const lenient = answering("[]", { followRedirects: true });
+    await lenient.client.listPets();
+    expect(lenient.inits[0]?.redirect).toBe("follow");
+    // A caller's fetch that follows anyway: the answer says it was redirected, and is refused.
+    const followed = async () => Object.defineProperty(new Response("[]"), "redirected", { value: true });
+    await expect(createClient(options({ fetch: followed, maxRetries: 0 })).listPets()).rejects.toMatchObject({
+      code: "unexpected_response",
+      message: expect.stringMatching(/^Refused a redirect/),
+    });
+  });
+});
