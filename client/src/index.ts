@@ -70,8 +70,9 @@ export const createClient = (options: ClientOptions): PetstoreClient => {
         const json = parseJson(text);
         const [isExpected, expected] = expect;
         if (response.ok && isExpected(json)) return { response, json };
+        const requestId = response.headers.get("X-Request-Id") ?? undefined;
         failure = response.ok
-          ? new ApiError(response.status, "unexpected_response", `The answer is not ${expected}.`, undefined, undefined)
+          ? new ApiError(response.status, "unexpected_response", `The answer is not ${expected}.`, requestId, undefined)
           : apiError(response, text);
         if (!response.ok && !RETRIED_STATUSES.includes(response.status)) throw failure;
         const after = retryAfterMs(response.headers.get("Retry-After"));
