@@ -7,6 +7,7 @@ import { apiCors, DOCUMENT_PATH, documentCors } from "./http/cors";
 import { handleError, handleMethodNotAllowed, handleNotFound } from "./http/errors";
 import { noStore } from "./http/no-store";
 import { requestLog } from "./http/request-log";
+import { mcpRoutes } from "./mcp/routes";
 import { PETS_PATH, petRoutes } from "./pets/routes";
 
 // The path of every request, in order: the access log around everything, the headers that
@@ -25,6 +26,12 @@ app.use("/v1/*", apiCors(app));
 app.use(DOCUMENT_PATH, documentCors);
 app.use(methodNotAllowed({ app, onMethodNotAllowed: handleMethodNotAllowed }));
 app.route("/v1", documentationRoutes);
+app.use("/mcp", noStore);
+// Agents' tools run as the operations themselves, through this same app (src/mcp/call.ts).
+app.route(
+  "/mcp",
+  mcpRoutes((request, env, context) => app.fetch(request, env, context)),
+);
 const routes = app.route(PETS_PATH, petRoutes);
 app.notFound(handleNotFound);
 app.onError(handleError);

@@ -1,8 +1,11 @@
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
-/** The Worker's size, gzipped, that a change may not exceed: a larger one starts slower everywhere. */
-export const BUNDLE_BUDGET_KIB = 60;
+/**
+ * The Worker's size, gzipped, that a change may not exceed: a larger one starts slower
+ * everywhere. 60 KiB for the API, and at most 4 more for its MCP endpoint (src/mcp/).
+ */
+export const BUNDLE_BUDGET_KIB = 64;
 
 /** The size in KiB of a built Worker, gzipped; throws if it is over BUNDLE_BUDGET_KIB. */
 export const checkBundleBudget = (bundle: string): number => {

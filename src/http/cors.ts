@@ -41,7 +41,8 @@ const allowedOrigins = (setting = ""): "*" | Set<string> => {
   return parsed;
 };
 
-const allowOrigin = (origin: string, c: Context<AppEnv>) => {
+/** The Access-Control-Allow-Origin for `origin` under ALLOWED_ORIGINS, or null when it is not allowed. */
+export const allowOrigin = (origin: string, c: Context<AppEnv>) => {
   const allowed = allowedOrigins(c.env.ALLOWED_ORIGINS);
   return allowed === "*" ? "*" : allowed.has(origin) ? origin : null;
 };

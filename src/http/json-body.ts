@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { ApiError, excerpt } from "./errors";
@@ -136,19 +137,23 @@ const ambiguity = (text: string): string | undefined => {
   return undefined;
 };
 
+/** The request's body as text: sent as UTF-8 JSON and at most MAX_BODY_BYTES, else refused (415, 413, 400). */
+export const readJsonText = async (c: Context<AppEnv>): Promise<string> => {
+  checkHowItIsSent(c.req.header("Content-Type"), c.req.header("Content-Encoding"));
+  const bytes = await readBounded(c.req.raw.body);
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw invalid("The request body is not valid UTF-8.");
+  }
+};
+
 /**
  * Reads and checks a JSON request body, then leaves its text where Hono's JSON
  * validator reads it (`c.req.bodyCache.text`), so the body is read once.
  */
 export const jsonBody = createMiddleware<AppEnv>(async (c, next) => {
-  checkHowItIsSent(c.req.header("Content-Type"), c.req.header("Content-Encoding"));
-  const bytes = await readBounded(c.req.raw.body);
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    throw invalid("The request body is not valid UTF-8.");
-  }
+  const text = await readJsonText(c);
   try {
     JSON.parse(text);
   } catch {

@@ -75,6 +75,12 @@ export const QUOTA_SHAPE = /^[1-9]\d{0,8}$/;
 /** RATE_LIMITER's policy: `quota` requests (RATE_LIMIT_QUOTA) per key in each window of RATE_LIMIT_PERIOD_S. */
 export const rateLimitPolicy = (quota: string) => `"per-key";q=${quota};w=${RATE_LIMIT_PERIOD_S}`;
 
+/** The answer to a key past RATE_LIMITER's limit: 429 with Retry-After, one window. */
+export const rateLimited = () =>
+  new ApiError("rate_limited", `Too many requests for this API key; retry in ${RATE_LIMIT_PERIOD_S} seconds.`, {
+    "Retry-After": String(RATE_LIMIT_PERIOD_S),
+  });
+
 /**
  * Per API key, after authentication, so that one noisy key cannot starve the
  * others. The binding counts in the colo, without a storage round trip.
@@ -82,10 +88,6 @@ export const rateLimitPolicy = (quota: string) => `"per-key";q=${quota};w=${RATE
 export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const quota = c.env.RATE_LIMIT_QUOTA;
   if (QUOTA_SHAPE.test(quota ?? "")) c.header(RATE_LIMIT_POLICY_HEADER, rateLimitPolicy(quota));
-  if (!(await isWithinLimit(c, "RATE_LIMITER", c.get("apiKey").hash))) {
-    throw new ApiError("rate_limited", `Too many requests for this API key; retry in ${RATE_LIMIT_PERIOD_S} seconds.`, {
-      "Retry-After": String(RATE_LIMIT_PERIOD_S),
-    });
-  }
+  if (!(await isWithinLimit(c, "RATE_LIMITER", c.get("apiKey").hash))) throw rateLimited();
   await next();
 });

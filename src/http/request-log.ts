@@ -38,6 +38,8 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
       requestId,
       method: c.req.method,
       route: routePath(c, -1),
+      // The MCP tool a /mcp request called (src/mcp/routes.ts).
+      tool: c.get("mcpTool"),
       path: c.req.path,
       status: c.res.status,
       durationMs: Date.now() - started,

@@ -14,6 +14,8 @@ const ROOT = path.resolve(import.meta.dirname, "../../..");
 const CURSOR_SECRET = "e2e-cursor-secret-0123456789abcdef";
 
 type Settings = {
+  /** An environment of wrangler.toml (staging: its limits), rather than its top level. */
+  env?: string;
   /** Vars in place of wrangler.toml's (ALLOWED_ORIGINS, say). */
   vars?: Record<string, string>;
   /** Secrets in place of the test's own CURSOR_SECRET (and an empty CURSOR_SECRET_PREVIOUS). */
@@ -31,11 +33,12 @@ export type Harness = {
   close: () => Promise<void>;
 };
 
-const workerOptions = ({ vars = {}, secrets = {} }: Settings) => ({
+const workerOptions = ({ env, vars = {}, secrets = {} }: Settings) => ({
   root: ROOT,
   workers: [
     {
       configPath: "./wrangler.toml",
+      env,
       vars,
       secrets: { CURSOR_SECRET, CURSOR_SECRET_PREVIOUS: "", ...secrets },
     },

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CITATIONS, type Citation } from "./citations/index";
@@ -12,7 +12,7 @@ const PAGES = [
   "README.md",
   "client/README.md",
   "bench/README.md",
-  ...["api", "architecture", "development", "keys", "operations"].map((name) => `docs/${name}.md`),
+  ...readdirSync("docs").map((name) => `docs/${name}`),
 ];
 const oneLine = (text: string) => text.replace(/\s+/g, " ");
 

@@ -6,6 +6,7 @@ import { ARCHITECTURE } from "./architecture";
 import { BENCH_README } from "./bench-readme";
 import { DEVELOPMENT } from "./development";
 import { KEYS } from "./keys";
+import { MCP } from "./mcp";
 import { OPERATIONS } from "./operations";
 
 export type { Citation, Edit } from "./citation";
@@ -17,5 +18,6 @@ export const CITATIONS = [
   ...ARCHITECTURE,
   ...DEVELOPMENT,
   ...KEYS,
+  ...MCP,
   ...OPERATIONS,
 ];

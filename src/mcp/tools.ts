@@ -1,0 +1,84 @@
+// The three operations as MCP tools. Their input and output schemas are read from the
+// served document (openapi.json, itself generated from the zod schemas), so that a tool
+// takes and gives exactly what its operation does; a tool runs by calling the operation
+// itself (./call.ts), so that keys, scopes, limits, idempotency and the deprecation hold
+// for agents as they do over HTTP.
+import openapi from "../../openapi.json";
+import { DEPRECATIONS, deprecationHeaders } from "../deprecation/deprecated-operation";
+
+type Schema = Record<string, unknown>;
+const document = openapi as unknown as {
+  components: { schemas: Record<string, Schema>; parameters: Record<string, { schema: Schema }> };
+  paths: Record<string, Record<string, { parameters?: { name: string; schema: Schema; description?: string }[] }>>;
+};
+
+/** A schema with every `$ref` to the document's components written out, as MCP clients read one alone. */
+const inline = (schema: unknown): unknown => {
+  if (Array.isArray(schema)) return schema.map(inline);
+  if (schema === null || typeof schema !== "object") return schema;
+  const { $ref, example: _example, ...rest } = schema as Schema & { $ref?: string; example?: unknown };
+  if ($ref) return inline(document.components.schemas[$ref.split("/").at(-1) ?? ""]);
+  return Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, inline(value)]));
+};
+const component = (name: string) => inline(document.components.schemas[name]) as Schema;
+const object = (properties: Record<string, unknown>, required: string[] = []): Schema => ({
+  type: "object",
+  properties,
+  ...(required.length > 0 && { required }),
+  additionalProperties: false,
+});
+const parameters = (path: string, method: string) =>
+  Object.fromEntries(
+    (document.paths[path]?.[method]?.parameters ?? [])
+      .filter((parameter) => "name" in parameter)
+      .map(({ name, schema, description }) => [name, { ...(inline(schema) as Schema), description }]),
+  );
+
+const getPet = deprecationHeaders(DEPRECATIONS.getPet);
+/** What get_pet's description and every one of its results say of its end. */
+export const GET_PET_DEPRECATION = {
+  sunset: getPet.Sunset,
+  replacedBy: "list_pets (GET /v1/pets) with the status filter",
+};
+
+const NEW_PET = component("NewPet");
+export const TOOLS = [
+  {
+    name: "list_pets",
+    title: "List pets",
+    description:
+      "One page of pets, by ascending id (GET /v1/pets). Pass nextCursor back as cursor for the next page; it is absent on the last.",
+    inputSchema: object(parameters("/pets", "get")),
+    outputSchema: object({ pets: component("Pets"), nextCursor: { type: "string" } }, ["pets"]),
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  },
+  {
+    name: "create_pet",
+    title: "Add a pet",
+    description:
+      "Adds a pet (POST /v1/pets). Send an idempotencyKey of your own, and the same one again if you retry the call: a repeated call with the same key returns the same pet and never creates a second one.",
+    inputSchema: object(
+      {
+        ...(NEW_PET.properties as Schema),
+        idempotencyKey: {
+          ...(inline(document.components.parameters.IdempotencyKey?.schema) as Schema),
+          description: "Your own key for this pet (a UUID, say): the same key, retried, returns the same pet.",
+        },
+      },
+      NEW_PET.required as string[],
+    ),
+    outputSchema: component("Pet"),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  {
+    name: "get_pet",
+    title: "Get a pet (deprecated)",
+    description: `Deprecated: removed on ${GET_PET_DEPRECATION.sunset}, and refused during announced brownouts before then; use ${GET_PET_DEPRECATION.replacedBy}. One pet by id (GET /v1/pets/{petId}).`,
+    inputSchema: object({ petId: { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER } }, ["petId"]),
+    outputSchema: component("Pet"),
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  },
+] as const;
+
+export type ToolName = (typeof TOOLS)[number]["name"];
+export const isToolName = (name: unknown): name is ToolName => TOOLS.some((tool) => tool.name === name);

@@ -1,0 +1,27 @@
+import { expect, it } from "vitest";
+import { api } from "../helpers/client";
+
+// The MCP endpoint of the deployment, as an agent meets it first: it initializes, lists the
+// tools and reads one page (nothing written). test/e2e/local/mcp.test.ts runs a whole session.
+
+const MCP = "MCP's JSON-RPC over HTTP, which the MCP specification describes, not openapi.json";
+const rpc = async (method: string, params: Record<string, unknown> = {}) => {
+  const response = await api("/mcp", {
+    method: "POST",
+    json: { jsonrpc: "2.0", id: 1, method, params },
+    outsideContract: MCP,
+  });
+  expect(response.status, `${method} answered ${response.status}`).toBe(200);
+  return ((await response.json()) as { result: Record<string, unknown> }).result;
+};
+
+it("POST /mcp initializes, lists the three tools and lists pets through list_pets", async () => {
+  const clientInfo = { name: "smoke", version: "1.0.0" };
+  const initialized = await rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo });
+  expect(initialized).toMatchObject({ protocolVersion: "2025-11-25", capabilities: { tools: {} } });
+  const { tools } = (await rpc("tools/list")) as { tools: { name: string }[] };
+  expect(tools.map(({ name }) => name)).toEqual(["list_pets", "create_pet", "get_pet"]);
+  const listed = await rpc("tools/call", { name: "list_pets", arguments: { limit: 1 } });
+  expect(listed.isError).toBeUndefined();
+  expect(Array.isArray((listed.structuredContent as { pets?: unknown }).pets)).toBe(true);
+});

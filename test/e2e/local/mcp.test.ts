@@ -1,0 +1,142 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, startHarness } from "../helpers/harness";
+
+// An agent's session through the official MCP SDK's client, over Streamable HTTP, against
+// the Worker in wrangler's test harness as staging configures it (its rate limit of 600 a
+// minute is one a test can reach); then the MCP Inspector's CLI as an outside client.
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const INSPECTOR = path.join(ROOT, "node_modules/@modelcontextprotocol/inspector-cli/build/index.js");
+const SUNSET = "Thu, 05 Dec 2030 00:00:00 GMT";
+let api: Harness;
+let readKey: string;
+
+beforeAll(async () => {
+  api = await startHarness({ env: "staging", vars: { ACCESS_LOG: "off" } });
+  readKey = await api.issueKey({ label: "agent, read only", scopes: ["read"] });
+}, 60_000);
+afterAll(() => api?.close());
+
+const connect = async (key = api.apiKey) => {
+  const client = new Client({ name: "petstore-e2e-agent", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(`${api.origin}/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${key}` } },
+  });
+  await client.connect(transport);
+  return client;
+};
+type ToolResult = {
+  isError?: boolean;
+  content: { type: string; text: string }[];
+  structuredContent?: unknown;
+  _meta?: unknown;
+};
+const call = async (client: Client, name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as ToolResult;
+const errorOf = (result: ToolResult) => JSON.parse(result.content[0]?.text ?? "{}");
+
+describe("an agent's session through the official SDK's client", () => {
+  it("lists the tools, pages through the pets, creates one once for a repeated key, and is told get_pet is deprecated", async () => {
+    const agent = await connect();
+    expect(agent.getServerVersion()).toMatchObject({ name: "petstore-edge-api" });
+    const { tools } = await agent.listTools();
+    expect(tools.map(({ name }) => name)).toEqual(["list_pets", "create_pet", "get_pet"]);
+    expect(tools.find(({ name }) => name === "list_pets")?.annotations).toMatchObject({ readOnlyHint: true });
+    expect(tools.find(({ name }) => name === "get_pet")?.description).toContain(SUNSET);
+
+    const idempotencyKey = crypto.randomUUID();
+    const first = await call(agent, "create_pet", { name: "Agent Rex", categoryId: 1, idempotencyKey });
+    const again = await call(agent, "create_pet", { name: "Agent Rex", categoryId: 1, idempotencyKey });
+    expect(first.isError).toBeFalsy();
+    expect(again.structuredContent).toEqual(first.structuredContent);
+    for (const name of ["Agent Tom", "Agent Kit"]) await call(agent, "create_pet", { name, categoryId: 1 });
+
+    const walked: { name: string }[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await call(agent, "list_pets", { limit: 2, ...(cursor && { cursor }) });
+      const { pets, nextCursor } = page.structuredContent as { pets: { name: string }[]; nextCursor?: string };
+      walked.push(...pets);
+      cursor = nextCursor;
+    } while (cursor);
+    expect(walked.filter(({ name }) => name === "Agent Rex")).toHaveLength(1);
+    expect(walked.map(({ name }) => name)).toEqual(expect.arrayContaining(["Agent Rex", "Agent Tom", "Agent Kit"]));
+
+    const rex = first.structuredContent as { id: number };
+    const fetched = await call(agent, "get_pet", { petId: rex.id });
+    expect(fetched.structuredContent).toEqual(rex);
+    expect(fetched._meta).toMatchObject({ deprecation: { sunset: SUNSET } });
+    expect(fetched.content.map(({ text }) => text).join("\n")).toContain(`removed on ${SUNSET}`);
+    await agent.close();
+  });
+
+  it("gets the API's Error body as a tool error: a read key may not create, bad arguments are named", async () => {
+    const reader = await connect(readKey);
+    const refused = await call(reader, "create_pet", { name: "Not allowed", categoryId: 1 });
+    expect(refused.isError).toBe(true);
+    expect(errorOf(refused)).toMatchObject({ code: "forbidden", status: 403 });
+    const listed = await call(reader, "list_pets", { limit: 1 });
+    expect(listed.isError).toBeFalsy();
+    const invalid = await call(reader, "list_pets", { limit: 0 });
+    expect(errorOf(invalid)).toMatchObject({
+      code: "invalid_request",
+      status: 400,
+      message: expect.stringContaining("'limit'"),
+    });
+    await reader.close();
+  });
+
+  it("is refused with 401 before any tool runs, for a key the API does not know", async () => {
+    await expect(connect(`ps_test_${"0".repeat(43)}`)).rejects.toThrow(/401/);
+  });
+
+  it("hits the key's rate limit with its tool calls, and is told when to come back", { timeout: 60_000 }, async () => {
+    const agent = await connect(await api.issueKey({ label: "busy agent" }));
+    // Within two limits' worth of calls, one window of the limiter must overflow.
+    let limited: ToolResult | undefined;
+    for (let sent = 0; sent <= 2 * 600 && !limited; sent += 50) {
+      const results = await Promise.all(Array.from({ length: 50 }, () => call(agent, "list_pets", { limit: 1 })));
+      limited = results.find((result) => result.isError);
+    }
+    expect(limited && errorOf(limited)).toMatchObject({ code: "rate_limited", status: 429, retryAfter: 60 });
+    await agent.close();
+  });
+});
+
+describe("the MCP Inspector's CLI", () => {
+  const inspect = async (...args: string[]) => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        INSPECTOR,
+        `${api.origin}/mcp`,
+        "--transport",
+        "http",
+        "--header",
+        `Authorization: Bearer ${api.apiKey}`,
+        ...args,
+      ],
+      // From its own folder: it looks for its package.json relative to the working directory.
+      { timeout: 30_000, cwd: path.dirname(INSPECTOR) },
+    );
+    return JSON.parse(stdout);
+  };
+
+  it("lists the tools and calls one, as an outside client", async () => {
+    const { tools } = await inspect("--method", "tools/list");
+    expect(tools.map(({ name }: { name: string }) => name)).toEqual(["list_pets", "create_pet", "get_pet"]);
+    const created = await inspect(
+      ...["--method", "tools/call", "--tool-name", "create_pet"],
+      ...["--tool-arg", "name=Inspected Rex", "categoryId=1"],
+    );
+    expect(created.structuredContent).toMatchObject({ name: "Inspected Rex", categoryId: 1, status: "available" });
+    const listed = await inspect("--method", "tools/call", "--tool-name", "list_pets", "--tool-arg", "limit=100");
+    expect(listed.isError ?? false).toBe(false);
+    expect(listed.structuredContent.pets).toContainEqual(created.structuredContent);
+  }, 60_000);
+});
