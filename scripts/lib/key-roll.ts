@@ -17,7 +17,11 @@ import type { Target } from "./target";
 
 type Roll = Extract<KeyCommand, { name: "roll" }>;
 
-/** How long a roll waits for another roll's claim to land: a local KV write is immediate, a remote one is not. */
+/**
+ * How long a roll waits for another roll's claim to land. Two claims both stand only if one
+ * roll took longer than this between its check and its claim (one KV write): a local write
+ * takes milliseconds, a remote one through wrangler seconds.
+ */
 export const claimSettleMs = (target: Target) => (target.remote ? 10_000 : 1_000);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

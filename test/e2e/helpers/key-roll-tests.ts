@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
 import { runKeys } from "../../../scripts/keys";
+import { claimSettleMs } from "../../../scripts/lib/key-roll";
 import { type ApiKeyRecord, generateApiKey, hashApiKey } from "../../../src/keys/api-key";
 import { api, type Pet, petName } from "./client";
 import type { ScratchState } from "./key-script-tests";
@@ -73,6 +74,10 @@ export const keyRollTests = (state: ScratchState) => {
     const origin = state.server.origin;
     expect((await api("/v1/pets?limit=1", { origin, key: won[0] })).status).toBe(200);
     await expect(keys(["roll", old])).rejects.toThrow(`to the key with hash ${successor}: roll that one.`);
+    // How long a roll waits for another's claim to land, as docs/keys.md states it.
+    expect([claimSettleMs({ remote: false }), claimSettleMs({ remote: true, env: "production" })]).toEqual([
+      1_000, 10_000,
+    ]);
   });
 
   it("roll a key once; each key rolled from it is the same caller, whose retried create replays", async () => {
