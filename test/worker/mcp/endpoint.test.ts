@@ -64,7 +64,7 @@ describe("POST /mcp", () => {
     expect(await accepted.text()).toBe("");
   });
 
-  it("refuses an MCP-Protocol-Version it does not speak (400), a disallowed Origin (403), a big body (413), no key (401)", async () => {
+  it("refuses an MCP-Protocol-Version it does not speak (400), a disallowed Origin (403), a big body (413), a missing, unknown or expired key (401)", async () => {
     const versioned = await post(
       { jsonrpc: "2.0", id: 1, method: "ping" },
       { headers: { "MCP-Protocol-Version": "2099-01-01" } },
@@ -77,7 +77,11 @@ describe("POST /mcp", () => {
     await expectError(await ping("https://evil.example"), 403, "forbidden");
     expect((await ping("https://app.example")).status).toBe(200);
     await expectError(await post(`"${"x".repeat(MAX_BODY_BYTES)}"`), 413, "payload_too_large");
-    await expectError(await post({ jsonrpc: "2.0", id: 1, method: "ping" }, { key: null }), 401, "unauthorized");
+    // No key, an unknown one, an expired one: 401 before any message is read.
+    const expired = await createApiKey("expired agent", { expiresAt: "2020-01-01T00:00:00.000Z" });
+    for (const refused of [null, `ps_test_${"0".repeat(43)}`, expired]) {
+      await expectError(await post({ jsonrpc: "2.0", id: 1, method: "ping" }, { key: refused }), 401, "unauthorized");
+    }
   });
 
   it("answers GET with 405, Allow: POST: it offers no stream", async () => {

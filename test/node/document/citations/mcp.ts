@@ -37,7 +37,7 @@ export const MCP: Citation[] = [
     test: "test/worker/mcp/endpoint.test.ts",
     claim: "covers each protocol edge",
     shownBy: [
-      "refuses an MCP-Protocol-Version it does not speak (400), a disallowed Origin (403), a big body (413), no key (401)",
+      "refuses an MCP-Protocol-Version it does not speak (400), a disallowed Origin (403), a big body (413), a missing, unknown or expired key (401)",
     ],
     breaks: [edit("src/mcp/routes.ts", "if (origin !== undefined && !allowOrigin(origin, c)) {", "if (false) {")],
   },
