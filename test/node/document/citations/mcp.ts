@@ -8,9 +8,15 @@ export const MCP: Citation[] = [
     claim: "runs an agent's session through the official TypeScript SDK's client and the MCP Inspector's CLI",
     shownBy: [
       "lists the tools, pages through the pets, creates one once for a repeated key, and is told get_pet is deprecated",
-      "lists the tools and calls one, as an outside client",
     ],
     breaks: [edit("src/mcp/call.ts", "if (idempotencyKey !== undefined) headers.set", "if (false) headers.set")],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/e2e/local/mcp.test.ts",
+    claim: "the MCP Inspector's CLI",
+    shownBy: ["lists the tools and calls one, as an outside client"],
+    breaks: [edit("src/mcp/call.ts", "structuredContent: value,", "")],
   },
   {
     page: "docs/mcp.md",
