@@ -1,7 +1,7 @@
 // POST /mcp: the Model Context Protocol over Streamable HTTP, on the API's own host, for
 // agents (docs/mcp.md). The same key as the API's, in Authorization: a missing, unknown or
 // expired one is 401 before any message is read. An Origin that ALLOWED_ORIGINS does not
-// list is 403 (the specification's guard against DNS rebinding); an MCP-Protocol-Version
+// name is 403 (the specification's guard against DNS rebinding); an MCP-Protocol-Version
 // this server does not speak is 400. It answers in JSON and offers no stream: GET is 405.
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
@@ -22,9 +22,11 @@ declare module "hono" {
   }
 }
 
+// A page may reach /mcp only from an origin ALLOWED_ORIGINS names: "*", which opens the API's
+// answers to every page, does not open this endpoint, whose guard the specification requires.
 const checkOrigin = createMiddleware<AppEnv>(async (c, next) => {
   const origin = c.req.header("Origin");
-  if (origin !== undefined && !allowOrigin(origin, c)) {
+  if (origin !== undefined && allowOrigin(origin, c) !== origin) {
     throw new ApiError("forbidden", `The Origin '${excerpt(origin)}' may not call this endpoint.`);
   }
   await next();

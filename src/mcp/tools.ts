@@ -68,7 +68,8 @@ export const TOOLS = [
       NEW_PET.required as string[],
     ),
     outputSchema: component("Pet"),
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    // Idempotent only with an idempotencyKey, which the arguments may leave out.
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   },
   {
     name: "get_pet",

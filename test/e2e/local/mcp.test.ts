@@ -46,7 +46,14 @@ describe("an agent's session through the official SDK's client", () => {
     expect(agent.getServerVersion()).toMatchObject({ name: "petstore-edge-api" });
     const { tools } = await agent.listTools();
     expect(tools.map(({ name }) => name)).toEqual(["list_pets", "create_pet", "get_pet"]);
-    expect(tools.find(({ name }) => name === "list_pets")?.annotations).toMatchObject({ readOnlyHint: true });
+    const annotations = Object.fromEntries(tools.map(({ name, annotations }) => [name, annotations]));
+    expect(annotations.list_pets).toMatchObject({ readOnlyHint: true, idempotentHint: true });
+    expect(annotations.create_pet).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+    });
+    expect(annotations.get_pet).toMatchObject({ readOnlyHint: true, idempotentHint: true });
     expect(tools.find(({ name }) => name === "get_pet")?.description).toContain(SUNSET);
 
     const idempotencyKey = crypto.randomUUID();

@@ -70,12 +70,13 @@ describe("POST /mcp", () => {
       { headers: { "MCP-Protocol-Version": "2099-01-01" } },
     );
     await expectError(versioned, 400, "invalid_request");
-    // The Origin of a browser's request, held to ALLOWED_ORIGINS as CORS is.
-    const bindings = { ...env, ALLOWED_ORIGINS: "https://app.example" };
-    const ping = (origin: string) =>
+    // The Origin of a browser's request must be one ALLOWED_ORIGINS names; "*" (this suite's) names none.
+    const ping = (origin: string, bindings?: Cloudflare.Env) =>
       post({ jsonrpc: "2.0", id: 1, method: "ping" }, { bindings, headers: { Origin: origin } });
-    await expectError(await ping("https://evil.example"), 403, "forbidden");
-    expect((await ping("https://app.example")).status).toBe(200);
+    await expectError(await ping("https://app.example"), 403, "forbidden");
+    const listing = { ...env, ALLOWED_ORIGINS: "https://app.example" };
+    await expectError(await ping("https://evil.example", listing), 403, "forbidden");
+    expect((await ping("https://app.example", listing)).status).toBe(200);
     await expectError(await post(`"${"x".repeat(MAX_BODY_BYTES)}"`), 413, "payload_too_large");
     // No key, an unknown one, an expired one: 401 before any message is read.
     const expired = await createApiKey("expired agent", { expiresAt: "2020-01-01T00:00:00.000Z" });

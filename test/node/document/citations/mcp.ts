@@ -45,7 +45,9 @@ export const MCP: Citation[] = [
     shownBy: [
       "refuses an MCP-Protocol-Version it does not speak (400), a disallowed Origin (403), a big body (413), a missing, unknown or expired key (401)",
     ],
-    breaks: [edit("src/mcp/routes.ts", "if (origin !== undefined && !allowOrigin(origin, c)) {", "if (false) {")],
+    breaks: [
+      edit("src/mcp/routes.ts", "if (origin !== undefined && allowOrigin(origin, c) !== origin) {", "if (false) {"),
+    ],
   },
   {
     page: "docs/mcp.md",
