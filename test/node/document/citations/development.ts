@@ -91,4 +91,13 @@ export const DEVELOPMENT: Citation[] = [
       ),
     ],
   },
+  {
+    page: "docs/development.md",
+    test: "test/e2e/local/mcp.test.ts",
+    claim: "an agent's session on `/mcp` through the official MCP SDK's client",
+    shownBy: [
+      "lists the tools, pages through the pets, creates one once for a repeated key, and is told get_pet is deprecated",
+    ],
+    breaks: [edit("src/mcp/tools.ts", 'name: "list_pets",', 'name: "list-pets",')],
+  },
 ];
