@@ -27,13 +27,7 @@ export const claimSettleMs = (target: Target) => (target.remote ? 10_000 : 1_000
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Rolls the key; returns the new key and the instant the old one stops working. */
-export const rollKey = async (
-  { hash, overlapMs, expiresAt }: Roll,
-  target: Target,
-  stores: Stores,
-  now: number,
-  wait = sleep,
-) => {
+export const rollKey = async ({ hash, overlapMs, expiresAt }: Roll, target: Target, stores: Stores, now: number) => {
   const old = await existingRecord(stores, hash, target);
   const rolledAlready = (rolledTo: string) =>
     `The key with hash ${hash} was rolled already, to the key with hash ${rolledTo}: roll that one.`;
@@ -57,7 +51,7 @@ export const rollKey = async (
   await putRecord(stores, hash, ending).catch((error: Error) =>
     undoCreate(stores, key, `the old key's expiry could not be written (${error.message})`),
   );
-  await wait(claimSettleMs(target));
+  await sleep(claimSettleMs(target));
   const after = await lostTo();
   if (after) {
     return undoCreate(

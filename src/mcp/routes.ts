@@ -57,9 +57,11 @@ export const mcpRoutes = (fetchApi: ApiFetch) =>
     if (Array.isArray(message)) {
       return c.json(rpcError(null, -32600, "Batches are not accepted: send one message per request."), 400);
     }
-    // Each request counts once against the key's limit: a tool call as the operation it runs (./call.ts).
-    const method = (message as { method?: unknown } | null)?.method;
-    if (method !== "tools/call" && !(await isWithinLimit(c, "RATE_LIMITER", c.get("apiKey").hash))) throw rateLimited();
+    // Each request counts once against the key's limit: a call of a known tool as the
+    // operation it runs (./call.ts), anything else here.
+    const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown } };
+    const runsATool = method === "tools/call" && isToolName(params?.name);
+    if (!runsATool && !(await isWithinLimit(c, "RATE_LIMITER", c.get("apiKey").hash))) throw rateLimited();
     const reply = await answer(message, {
       listTools: () => ({ tools: TOOLS }),
       callTool: (name, args) => {

@@ -111,6 +111,11 @@ describe("a tool call", () => {
     expect(limits).toEqual(["RATE_LIMITER"]);
     const lines = log.mock.calls.map(([line]) => JSON.parse(String(line)));
     expect(lines).toEqual([expect.objectContaining({ route: "/mcp", status: 200, tool: "list_pets" })]);
+    // A call of no tool runs no operation: it counts here, once, as any other message does.
+    limits.length = 0;
+    const unknown = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "delete_pet" } };
+    expect(await errorCodeOf(await post(unknown, { bindings }))).toBe(-32602);
+    expect(limits).toEqual(["RATE_LIMITER"]);
   });
 
   it("keeps a pet's name a value: what the tools say of themselves does not change with the pets", async () => {
