@@ -52,7 +52,16 @@ export const rollKey = async ({ hash, overlapMs, expiresAt }: Roll, target: Targ
     undoCreate(stores, key, `the old key's expiry could not be written (${error.message})`),
   );
   await sleep(claimSettleMs(target));
-  const after = await lostTo();
+  // Unread, the claim may have been lost: the roll is undone, its new key never shown.
+  const after = await lostTo().catch(async (error: Error) => {
+    const failure = `the old key could not be read back (${error.message})`;
+    await putRecord(stores, hash, old).catch(() => {
+      throw new Error(
+        `Half done: ${failure}, nor its record put back: it expires at ${ending.expiresAt}. Revoke the key with hash ${newHash}, and roll the old key again.`,
+      );
+    });
+    return undoCreate(stores, key, `${failure}; its record was put back`);
+  });
   if (after) {
     return undoCreate(
       stores,

@@ -144,6 +144,27 @@ export const keyScriptTests = (state: ScratchState) => {
     expect((await listPets(old)).status).toBe(200);
   });
 
+  it("key:roll changes nothing when the old key cannot be read back after its claim", async () => {
+    const old = await newKey(["create", "roll unread"]);
+    const before = (await keys(["list"])).printed.filter((line) => line.includes("roll unread"));
+    // The local KV, with its third read failing: the read-back of the old key's claim.
+    let gets = 0;
+    const { stores } = state;
+    const failing: Stores = {
+      ...stores,
+      keys: {
+        ...stores.keys,
+        get: (name) => (++gets === 3 ? Promise.reject(new Error("KV read failed")) : stores.keys.get(name)),
+      },
+    };
+    const roll = runKeys(["roll", old, "--persist-to", state.server.persistTo], Date.now(), failing);
+    await expect(roll).rejects.toThrow(
+      /^Nothing changed: the old key could not be read back \(KV read failed\); its record was put back; the new key was removed\.$/,
+    );
+    expect((await keys(["list"])).printed.filter((line) => line.includes("roll unread"))).toEqual(before);
+    expect((await listPets(old)).status).toBe(200);
+  });
+
   it("refuse bad arguments with a clear message and a non-zero exit, and write nothing", async () => {
     const { code, stderr } = await npmScript("key:create", ["bad clock", "--persist-to", state.server.persistTo], {
       PETSTORE_NOW: "yesterday",
