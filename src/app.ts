@@ -3,11 +3,11 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { markDeprecatedOperations } from "./deprecation/deprecated-operation";
 import { documentationRoutes } from "./document/routes";
 import type { AppEnv } from "./env";
-import { apiCors, DOCUMENT_PATH, documentCors } from "./http/cors";
+import { apiCors, DOCUMENT_PATH, documentCors, mcpCors } from "./http/cors";
 import { handleError, handleMethodNotAllowed, handleNotFound } from "./http/errors";
 import { noStore } from "./http/no-store";
 import { requestLog } from "./http/request-log";
-import { mcpRoutes } from "./mcp/routes";
+import { mayCallMcp, mcpRoutes } from "./mcp/routes";
 import { PETS_PATH, petRoutes } from "./pets/routes";
 
 // The path of every request, in order: the access log around everything, the headers that
@@ -24,6 +24,7 @@ markDeprecatedOperations(app);
 // Before the 405 handling (a preflight is an OPTIONS) and before authentication.
 app.use("/v1/*", apiCors(app));
 app.use(DOCUMENT_PATH, documentCors);
+app.use("/mcp", mcpCors(mayCallMcp));
 app.use(methodNotAllowed({ app, onMethodNotAllowed: handleMethodNotAllowed }));
 app.route("/v1", documentationRoutes);
 app.use("/mcp", noStore);

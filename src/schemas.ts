@@ -21,7 +21,7 @@ export const petStatusSchema = z.enum(PET_STATUSES, expected(`one of ${PET_STATU
 // z.int() accepts only safe integers, so an id that JSON would round is refused
 // instead of silently becoming another id.
 export const ID_RULE = `a positive integer no greater than ${Number.MAX_SAFE_INTEGER}`;
-const idSchema = z.int(expected(ID_RULE)).check(z.positive(expected(ID_RULE)));
+export const idSchema = z.int(expected(ID_RULE)).check(z.positive(expected(ID_RULE)));
 
 // Code points, as SQLite's length() counts. Well-formed UTF-16, since a lone surrogate
 // cannot be stored as UTF-8 text. The refused characters make a name display as
@@ -84,11 +84,14 @@ export const sessionHeadersSchema = z.object({
   "x-d1-bookmark": z.optional(z.string().check(z.regex(BOOKMARK, expected(BOOKMARK_RULE)))),
 });
 
+/** An Idempotency-Key as sent: create_pet's idempotencyKey is held to the header's rules (src/mcp/arguments.ts). */
+export const idempotencyKeySchema = z
+  .string(expected(IDEMPOTENCY_KEY_RULE))
+  .check(z.regex(IDEMPOTENCY_KEY, expected(IDEMPOTENCY_KEY_RULE)));
+
 /** Headers createPet reads beyond those of every pets operation (validated once, by the router). */
 export const createPetHeadersSchema = z.object({
-  "idempotency-key": z.optional(
-    z.pipe(z.string().check(z.regex(IDEMPOTENCY_KEY, expected(IDEMPOTENCY_KEY_RULE))), z.transform(unquote)),
-  ),
+  "idempotency-key": z.optional(z.pipe(idempotencyKeySchema, z.transform(unquote))),
 });
 
 /** A page of the listing. Only the OpenAPI document uses it: pure, so the bundle leaves it out. */
@@ -111,22 +114,16 @@ export const CURSOR_RULE = "the cursor of a next link from a previous page";
 /** A payload of up to 64 base64url characters, a dot, and a signature of 43 (src/pets/cursor.ts). */
 export const CURSOR_MAX_LENGTH = 64 + 1 + 43;
 export const LIMIT_RULE = `an integer from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}`;
+export const limitSchema = z
+  .int(expected(LIMIT_RULE))
+  .check(z.gte(LIST_LIMIT.min, expected(LIMIT_RULE)), z.lte(LIST_LIMIT.max, expected(LIMIT_RULE)));
+export const cursorSchema = z
+  .string(expected(CURSOR_RULE))
+  .check(z.minLength(1, expected(CURSOR_RULE)), z.maxLength(CURSOR_MAX_LENGTH, expected(CURSOR_RULE)));
 export const listPetsQuerySchema = z.strictObject({
-  limit: z._default(
-    integerString(
-      LIMIT_RULE,
-      z
-        .int(expected(LIMIT_RULE))
-        .check(z.gte(LIST_LIMIT.min, expected(LIMIT_RULE)), z.lte(LIST_LIMIT.max, expected(LIMIT_RULE))),
-    ),
-    LIST_LIMIT.default,
-  ),
+  limit: z._default(integerString(LIMIT_RULE, limitSchema), LIST_LIMIT.default),
   status: z.optional(petStatusSchema),
-  cursor: z.optional(
-    z
-      .string(expected(CURSOR_RULE))
-      .check(z.minLength(1, expected(CURSOR_RULE)), z.maxLength(CURSOR_MAX_LENGTH, expected(CURSOR_RULE))),
-  ),
+  cursor: z.optional(cursorSchema),
 });
 
 /** The query of an operation that reads no query parameter: any is refused, as on listPets. */

@@ -8,7 +8,7 @@ import { EXPOSED_HEADERS } from "../http/cors";
 import { UNAVAILABLE_RETRY_AFTER_S } from "../http/errors";
 import { RATE_LIMIT_PERIOD_S, RATE_LIMIT_POLICY_HEADER, rateLimitPolicy } from "../http/rate-limit";
 import { REQUEST_ID_MAX_LENGTH, SANE_REQUEST_ID } from "../http/request-log";
-import { BEARER_CHALLENGE, KEY_EXPIRATION_HEADER } from "../keys/authenticate";
+import { BEARER_CHALLENGES, KEY_EXPIRATION_HEADER } from "../keys/authenticate";
 import {
   BOOKMARK,
   BOOKMARK_LENGTH,
@@ -85,7 +85,11 @@ export const RESPONSE_HEADERS = {
   GetPetDeprecation: onGetPet(DEPRECATION),
   GetPetSunset: onGetPet(SUNSET),
   GetPetSuccessorLink: onGetPet(SUCCESSOR_LINK),
-  WWWAuthenticate: header("WWW-Authenticate", "RFC 6750: the bearer challenge.", { const: BEARER_CHALLENGE }),
+  WWWAuthenticate: header(
+    "WWW-Authenticate",
+    'RFC 6750: the bearer challenge; with `error="invalid_token"` for a key that is unknown or expired, `error="invalid_request"` for an Authorization header that is not `Bearer <key>`.',
+    { enum: Object.values(BEARER_CHALLENGES) },
+  ),
   Allow: header(
     "Allow",
     "The methods the path allows (`HEAD` wherever `GET` is).",

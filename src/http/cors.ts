@@ -123,12 +123,32 @@ export const apiCors = (app: Hono<AppEnv>) => {
     allowHeaders: REQUEST_HEADERS,
     exposeHeaders: EXPOSED_HEADERS,
   });
-  return createMiddleware<AppEnv>(async (c, next) => {
-    if (c.req.path === DOCUMENT_PATH) return next();
-    if (c.req.method === "OPTIONS" && !c.req.header("Access-Control-Request-Method")) return next();
-    return handler(c, next);
-  });
+  const preflightOnly = onRealPreflight(handler);
+  return createMiddleware<AppEnv>(async (c, next) => (c.req.path === DOCUMENT_PATH ? next() : preflightOnly(c, next)));
 };
+
+/** Only a real preflight (an OPTIONS with Access-Control-Request-Method) is answered by `cors`; any other OPTIONS goes on. */
+const onRealPreflight = (cors: ReturnType<typeof corsMiddleware>) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    if (c.req.method === "OPTIONS" && !c.req.header("Access-Control-Request-Method")) return next();
+    return cors(c, next);
+  });
+
+/**
+ * CORS for /mcp, agreeing with its Origin guard (src/mcp/routes.ts): a page of an origin
+ * that may call it gets the headers, and its preflight the methods and request headers
+ * an MCP client sends; any other origin gets none, and its request the 403.
+ */
+export const mcpCors = (mayCall: (origin: string, c: Context<AppEnv>) => boolean) =>
+  onRealPreflight(
+    corsMiddleware({
+      origin: (origin, c) => (origin && mayCall(origin, c) ? origin : null),
+      varyOrigin: true,
+      allowMethods: () => ["POST"],
+      allowHeaders: ["Authorization", "Content-Type", "MCP-Protocol-Version", "X-Request-Id"],
+      exposeHeaders: ["X-Request-Id", "Retry-After", "WWW-Authenticate"],
+    }),
+  );
 
 export const DOCUMENT_PATH = "/v1/openapi.json";
 

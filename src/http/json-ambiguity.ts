@@ -1,4 +1,21 @@
-import { excerpt } from "./errors";
+// What makes a valid JSON text mean different things to different readers, or cost more
+// to read than any request needs: found in one pass over the text, without recursion, so
+// that no nesting can exhaust the stack. The pet body (src/http/json-body.ts) and an MCP
+// message (src/mcp/routes.ts) are held to the same rules; each words what it finds.
+
+/** How deep a JSON text may nest: a pet is one object; an MCP message's deepest part, a few levels. */
+export const MAX_JSON_DEPTH = 32;
+
+/** Where a problem is: member names and array indexes from the top. */
+export type JsonPath = (string | number)[];
+
+export type JsonProblem =
+  /** A member name given twice in one object: JSON.parse keeps the last, other parsers (a proxy's, a firewall's) the first. */
+  | { kind: "repeated"; path: JsonPath }
+  /** A number a double would round to an integer that it is not ("1.0000000000000001"). */
+  | { kind: "inexact"; path: JsonPath; token: string }
+  /** Nested deeper than MAX_JSON_DEPTH. */
+  | { kind: "deep"; path: JsonPath };
 
 const NUMBER = /-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?/y;
 
@@ -14,48 +31,46 @@ const roundsToInteger = (token: string, whole: string, fraction = "", exponent =
   return !/^0*$/.test(fractionalDigits) && Number.isInteger(Number(token));
 };
 
-/**
- * What makes a valid JSON `text` mean different things to different readers, if anything:
- * a repeated member name (JSON.parse keeps the last, other parsers (a proxy's, a
- * firewall's) the first), or a number that a double would round to an integer.
- */
-export const ambiguity = (text: string): string | undefined => {
-  // One entry per open object (its member names so far) or array (null).
-  const open: (Set<string> | null)[] = [];
+/** One open object (the member names so far) or array (null), and where in it the scan is. */
+type Frame = { names: Set<string> | null; at: string | number | undefined };
+
+/** The first problem of a valid JSON `text`, if it has one. */
+export const findJsonProblem = (text: string): JsonProblem | undefined => {
+  const open: Frame[] = [];
+  const path = (): JsonPath => open.flatMap(({ at }) => (at === undefined ? [] : [at]));
   let expectingName = false;
-  let member: string | undefined;
   for (let index = 0; index < text.length; index++) {
     const character = text[index] as string;
+    const frame = open.at(-1);
     if (character === '"') {
       let end = index + 1;
       while (end < text.length && text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
-      const names = open.at(-1);
-      if (expectingName && names) {
+      if (expectingName && frame?.names) {
         const name: string = JSON.parse(text.slice(index, end + 1));
-        if (names.has(name)) return `The request body repeats the member '${excerpt(name)}'.`;
-        names.add(name);
-        member = name;
+        frame.at = name;
+        if (frame.names.has(name)) return { kind: "repeated", path: path() };
+        frame.names.add(name);
         expectingName = false;
       }
       index = end;
     } else if (character === "-" || (character >= "0" && character <= "9")) {
       NUMBER.lastIndex = index;
       const [token = "", whole = "", fraction, exponent] = NUMBER.exec(text) ?? [];
-      if (roundsToInteger(token, whole, fraction, exponent)) {
-        const where = member === undefined ? "The request body" : `Body field '${excerpt(member)}'`;
-        return `${where} holds ${excerpt(token)}, which is not an integer but would be read as one: send it without a fractional part.`;
-      }
+      if (roundsToInteger(token, whole, fraction, exponent)) return { kind: "inexact", path: path(), token };
       index += token.length - 1;
-    } else if (character === "{") {
-      open.push(new Set());
-      expectingName = true;
-    } else if (character === "[") {
-      open.push(null);
+    } else if (character === "{" || character === "[") {
+      if (open.length === MAX_JSON_DEPTH) return { kind: "deep", path: path() };
+      open.push(character === "{" ? { names: new Set(), at: undefined } : { names: null, at: 0 });
+      expectingName = character === "{";
     } else if (character === "}" || character === "]") {
       open.pop();
-    } else if (character === ",") {
-      expectingName = open.at(-1) instanceof Set;
+    } else if (character === "," && frame) {
+      expectingName = frame.names !== null;
+      if (frame.names === null) frame.at = (frame.at as number) + 1;
     }
   }
   return undefined;
 };
+
+/** The innermost member name on a path, if any: the field a problem belongs to. */
+export const fieldOf = (path: JsonPath): string | undefined => path.findLast((step) => typeof step === "string");

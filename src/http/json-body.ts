@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { ApiError, excerpt } from "./errors";
-import { ambiguity } from "./json-ambiguity";
+import { fieldOf, findJsonProblem, type JsonProblem, MAX_JSON_DEPTH } from "./json-ambiguity";
 
 // The rules for a JSON request body, checked in the order a client can fix them:
 // how it is sent (415), how big it is (413), then its bytes and syntax (400).
@@ -78,6 +78,15 @@ const readBounded = async (body: ReadableStream<Uint8Array> | null): Promise<Uin
 // A leading byte order mark is dropped, as RFC 8259 allows a parser to.
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
+/** A problem of the body's JSON (src/http/json-ambiguity.ts), worded for the client. */
+const bodyProblem = (problem: JsonProblem): string => {
+  const field = fieldOf(problem.path);
+  if (problem.kind === "repeated") return `The request body repeats the member '${excerpt(field ?? "")}'.`;
+  if (problem.kind === "deep") return `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`;
+  const where = field === undefined ? "The request body" : `Body field '${excerpt(field)}'`;
+  return `${where} holds ${excerpt(problem.token)}, which is not an integer but would be read as one: send it without a fractional part.`;
+};
+
 /** The request's body as text: sent as UTF-8 JSON and at most MAX_BODY_BYTES, else refused (415, 413, 400). */
 export const readJsonText = async (c: Context<AppEnv>): Promise<string> => {
   checkHowItIsSent(c.req.header("Content-Type"), c.req.header("Content-Encoding"));
@@ -100,8 +109,8 @@ export const jsonBody = createMiddleware<AppEnv>(async (c, next) => {
   } catch {
     throw invalid("The request body is not valid JSON.");
   }
-  const problem = ambiguity(text);
-  if (problem !== undefined) throw invalid(problem);
+  const problem = findJsonProblem(text);
+  if (problem !== undefined) throw invalid(bodyProblem(problem));
   // Hono keeps the promise of each body form here (its type says the value).
   (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
   await next();

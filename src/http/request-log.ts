@@ -32,16 +32,19 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   // Absent when the request never opened a D1 session (a cache hit, or refused before).
   const db = c.get("db");
   const d1 = db?.usage.roundTrips ? db.usage : undefined;
+  // A tool call's line carries its operation's status, as an HTTP caller's does; the /mcp
+  // answer's own (200) is httpStatus (src/mcp/call.ts).
+  const toolStatus = c.get("mcpToolStatus");
   console.log(
     JSON.stringify({
       level: "info",
       requestId,
       method: c.req.method,
       route: routePath(c, -1),
-      // The MCP tool a /mcp request called (src/mcp/routes.ts).
       tool: c.get("mcpTool"),
       path: c.req.path,
-      status: c.res.status,
+      status: toolStatus ?? c.res.status,
+      httpStatus: toolStatus === undefined ? undefined : c.res.status,
       durationMs: Date.now() - started,
       key: c.get("apiKey")?.label,
       errorCode: c.get("errorCode"),

@@ -5,13 +5,15 @@ import { type $ZodIssue, type $ZodObject, type $ZodType, type input, type output
 import type { AppEnv } from "../env";
 import { ApiError, excerpt } from "./errors";
 
-type Target = "json" | "query" | "param" | "header";
+/** What a schema validates: a part of an HTTP request, or an MCP tool's arguments (src/mcp/call.ts). */
+type Target = "json" | "query" | "param" | "header" | "arguments";
 
 const FIELD_LABEL: Record<Target, string> = {
   json: "Body field",
   query: "Query parameter",
   param: "Path parameter",
   header: "Header",
+  arguments: "Argument",
 };
 
 // However much is wrong, a message names this many problems and counts the rest.
@@ -37,7 +39,7 @@ const describe = (target: Target, issue: $ZodIssue, input: unknown): string[] =>
 };
 
 /** A failed validation as an ApiError, so that it leaves through the one error handler, naming the offending fields. */
-const invalid = (target: Target, issues: readonly $ZodIssue[], input: unknown) => {
+export const invalid = (target: Target, issues: readonly $ZodIssue[], input: unknown) => {
   const problems = [...new Set(issues.flatMap((issue) => describe(target, issue, input)))];
   return new ApiError("invalid_request", summarize(problems));
 };

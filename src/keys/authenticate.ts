@@ -27,8 +27,17 @@ declare module "hono" {
 
 // RFC 6750: the scheme is case-insensitive and the token is a b64token.
 const BEARER = /^bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
-export const BEARER_CHALLENGE = 'Bearer realm="petstore"';
-const CHALLENGE = { "WWW-Authenticate": BEARER_CHALLENGE };
+/**
+ * RFC 6750, section 3: the bearer challenge of each kind of 401. No error code when the
+ * request sent no credentials; `invalid_token` for a key that is unknown or expired, so that
+ * a client (an MCP bridge among them) shows the cause rather than start a sign-in.
+ */
+export const BEARER_CHALLENGES = {
+  missing: 'Bearer realm="petstore"',
+  malformed: 'Bearer realm="petstore", error="invalid_request", error_description="Send Authorization: Bearer <key>"',
+  invalid: 'Bearer realm="petstore", error="invalid_token", error_description="The API key is not valid"',
+  expired: 'Bearer realm="petstore", error="invalid_token", error_description="The API key has expired"',
+} as const;
 /** On every answer to a key that has an expiry: when it stops working, as an HTTP date. */
 export const KEY_EXPIRATION_HEADER = "Api-Key-Expiration";
 
@@ -54,7 +63,8 @@ const unknownKeys = new BoundedCache<string, true>({ share: "unknownKeys", ttlMs
 // header, never in storage.
 const keyHashes = new BoundedCache<string, string>({ share: "keyHashes", ttlMs: KNOWN_KEY_TTL_MS });
 
-const unauthorized = (message: string) => new ApiError("unauthorized", message, CHALLENGE);
+const unauthorized = (kind: keyof typeof BEARER_CHALLENGES, message: string) =>
+  new ApiError("unauthorized", message, { "WWW-Authenticate": BEARER_CHALLENGES[kind] });
 
 const IPV6_GROUP = /^[0-9a-f]{1,4}$/i;
 /**
@@ -141,18 +151,19 @@ const lookUp = async (c: Context<AppEnv>, hash: string): Promise<ApiKeyRecord | 
  */
 export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   const header = c.req.header("Authorization");
-  if (!header) throw unauthorized("Send an API key as 'Authorization: Bearer <key>'.");
+  if (!header) throw unauthorized("missing", "Send an API key as 'Authorization: Bearer <key>'.");
   const token = BEARER.exec(header)?.[1];
-  if (!token) throw unauthorized("The Authorization header must be 'Bearer <key>'.");
-  if (!isWellFormedApiKey(token)) throw unauthorized("The API key is not valid.");
+  if (!token) throw unauthorized("malformed", "The Authorization header must be 'Bearer <key>'.");
+  if (!isWellFormedApiKey(token)) throw unauthorized("invalid", "The API key is not valid.");
   const knownHash = keyHashes.get(token);
   const hash = knownHash ?? (await hashApiKey(token));
   const record = await lookUp(c, hash);
-  if (!record) throw unauthorized("The API key is not valid.");
+  if (!record) throw unauthorized("invalid", "The API key is not valid.");
   if (!knownHash) keyHashes.set(token, hash);
   const now = Date.now();
   // excerpt: the record is the operator's, written by hand perhaps; a message stays short.
-  if (hasExpired(record, now)) throw unauthorized(`The API key expired at ${excerpt(String(record.expiresAt))}.`);
+  if (hasExpired(record, now))
+    throw unauthorized("expired", `The API key expired at ${excerpt(String(record.expiresAt))}.`);
   c.set("apiKey", { ...record, hash });
   // So that a caller sees the expiry coming, as GitHub's github-authentication-token-expiration.
   if (record.expiresAt !== undefined) c.header(KEY_EXPIRATION_HEADER, new Date(record.expiresAt).toUTCString());

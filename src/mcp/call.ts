@@ -1,10 +1,25 @@
 // A tool call, run as the HTTP operation it stands for, through the whole app: the same
-// key, scope, rate limit, validation, idempotency, deprecation and brownouts. The call
-// counts against the key's limit there, once; the access line is the /mcp request's,
-// which names the tool, so the inner request writes none.
+// key, scope, validation, idempotency, deprecation and brownouts. Its arguments are
+// checked first (./arguments.ts), and its request is built from the checked values alone.
+// The /mcp request was counted against the key's limit at the door (./routes.ts), so the
+// operation does not count it again; the access line is the /mcp request's, which names
+// the tool and carries the operation's status and error code, so the inner request writes none.
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
+import type { ErrorCode } from "../http/error-codes";
+import type { ApiError } from "../http/errors";
+import type { ErrorBody } from "../schemas";
+import { checkArguments, type ToolArguments } from "./arguments";
 import { GET_PET_DEPRECATION, type ToolName } from "./tools";
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** The tool a /mcp request called, for its access line. */
+    mcpTool: ToolName;
+    /** The HTTP status its operation answered (or that its refused arguments stand for), for the access line. */
+    mcpToolStatus: number;
+  }
+}
 
 /** The app itself, as src/app.ts hands it over: mcp/ does not import it, which would tie a circle. */
 export type ApiFetch = (
@@ -13,20 +28,25 @@ export type ApiFetch = (
   context: Context<AppEnv>["executionCtx"],
 ) => Response | Promise<Response>;
 
-type Arguments = Record<string, unknown>;
+/** The operation's limiter: the request was counted once, at the door. */
+const COUNTED_AT_THE_DOOR = { limit: async () => ({ success: true }) } satisfies RateLimit;
 
-/** The operation's request for a tool's arguments; what the operation refuses, it answers as it would over HTTP. */
-const requestFor = (name: ToolName, args: Arguments, origin: string, authorization: string) => {
-  const headers = new Headers({ Authorization: authorization });
+/** The operation's request for checked arguments: every value in it is one its schema allowed. */
+const requestFor = <Name extends ToolName>(name: Name, args: ToolArguments[Name], origin: string, auth: string) => {
+  const headers = new Headers({ Authorization: auth });
   if (name === "create_pet") {
-    const { idempotencyKey, ...pet } = args;
+    const { idempotencyKey, ...pet } = args as ToolArguments["create_pet"];
     headers.set("Content-Type", "application/json");
-    if (idempotencyKey !== undefined) headers.set("Idempotency-Key", String(idempotencyKey));
+    if (idempotencyKey !== undefined) headers.set("Idempotency-Key", idempotencyKey);
     return new Request(`${origin}/v1/pets`, { method: "POST", headers, body: JSON.stringify(pet) });
   }
   if (name === "get_pet")
-    return new Request(`${origin}/v1/pets/${encodeURIComponent(String(args.petId))}`, { headers });
-  const query = new URLSearchParams(Object.entries(args).map(([key, value]) => [key, String(value)]));
+    return new Request(`${origin}/v1/pets/${(args as ToolArguments["get_pet"]).petId}`, { headers });
+  const { limit, status, cursor } = args as ToolArguments["list_pets"];
+  const query = new URLSearchParams();
+  if (limit !== undefined) query.set("limit", String(limit));
+  if (status !== undefined) query.set("status", status);
+  if (cursor !== undefined) query.set("cursor", cursor);
   return new Request(`${origin}/v1/pets${query.size > 0 ? `?${query}` : ""}`, { headers });
 };
 
@@ -36,37 +56,58 @@ const nextCursor = (response: Response) => {
   return target ? (new URLSearchParams(target.slice(target.indexOf("?") + 1)).get("cursor") ?? undefined) : undefined;
 };
 
-/**
- * The tool's result: its value as structuredContent with a text rendering; or, for an error
- * of the API, isError with the Error body (and retryAfter, in seconds, where Retry-After was
- * sent), for the agent to act on. get_pet's results all say when it ends and what replaces it.
- */
-export const callTool = async (c: Context<AppEnv>, fetchApi: ApiFetch, name: ToolName, args: Arguments) => {
-  const { origin } = new URL(c.req.url);
-  const request = requestFor(name, args, origin, c.req.header("Authorization") ?? "");
-  // ACCESS_LOG off: this request's line is the /mcp request's own.
-  const response = await fetchApi(request, { ...c.env, ACCESS_LOG: "off" }, c.executionCtx);
-  const body: unknown = await response.json();
-  const deprecation = name === "get_pet" ? { _meta: { deprecation: GET_PET_DEPRECATION } } : {};
-  const notice =
-    name === "get_pet"
-      ? [
+/** What every get_pet result says of its end: a text line, and _meta.deprecation. */
+const deprecationOf = (name: ToolName) =>
+  name === "get_pet"
+    ? {
+        notice: [
           {
             type: "text",
             text: `get_pet is deprecated: removed on ${GET_PET_DEPRECATION.sunset}; use ${GET_PET_DEPRECATION.replacedBy}.`,
           },
-        ]
-      : [];
+        ],
+        meta: { _meta: { deprecation: GET_PET_DEPRECATION } },
+      }
+    : { notice: [], meta: {} };
+
+/** An error as the tool's result: isError with the Error body (and retryAfter, in seconds, where one was given). */
+const errorResult = (c: Context<AppEnv>, name: ToolName, body: ErrorBody, retryAfter?: number) => {
+  c.set("mcpTool", name);
+  c.set("mcpToolStatus", body.status);
+  c.set("errorCode", body.code as ErrorCode);
+  const { notice, meta } = deprecationOf(name);
+  const error = { ...body, ...(retryAfter !== undefined && { retryAfter }) };
+  return { content: [{ type: "text", text: JSON.stringify(error) }, ...notice], isError: true, ...meta };
+};
+
+/** An ApiError of this door (refused arguments, the key's limit) as the tool's result. */
+export const refusedCall = (c: Context<AppEnv>, name: ToolName, error: ApiError) => {
+  const retryAfter = Number(error.headers["Retry-After"] ?? Number.NaN);
+  const body = { code: error.code, message: error.message, status: error.status };
+  return errorResult(c, name, body, Number.isInteger(retryAfter) ? retryAfter : undefined);
+};
+
+/**
+ * The tool's result: its value as structuredContent with a text rendering; or, for an error
+ * of the API, isError with the Error body, for the agent to act on. get_pet's results all
+ * say when it ends and what replaces it.
+ */
+export const callTool = async (c: Context<AppEnv>, fetchApi: ApiFetch, name: ToolName, args: unknown) => {
+  const checked = checkArguments(name, args);
+  if (checked instanceof Error) return refusedCall(c, name, checked);
+  const request = requestFor(name, checked, new URL(c.req.url).origin, c.req.header("Authorization") ?? "");
+  // ACCESS_LOG off: this request's line is the /mcp request's own.
+  const env = { ...c.env, ACCESS_LOG: "off", RATE_LIMITER: COUNTED_AT_THE_DOOR };
+  const response = await fetchApi(request, env, c.executionCtx);
+  const body: unknown = await response.json();
   if (!response.ok) {
     const retryAfter = Number(response.headers.get("Retry-After") ?? Number.NaN);
-    const error = { ...(body as object), ...(Number.isInteger(retryAfter) && { retryAfter }) };
-    return { content: [{ type: "text", text: JSON.stringify(error) }, ...notice], isError: true, ...deprecation };
+    return errorResult(c, name, body as ErrorBody, Number.isInteger(retryAfter) ? retryAfter : undefined);
   }
+  c.set("mcpTool", name);
+  c.set("mcpToolStatus", response.status);
   const cursor = name === "list_pets" ? nextCursor(response) : undefined;
   const value = name === "list_pets" ? { pets: body, ...(cursor && { nextCursor: cursor }) } : body;
-  return {
-    content: [{ type: "text", text: JSON.stringify(value) }, ...notice],
-    structuredContent: value,
-    ...deprecation,
-  };
+  const { notice, meta } = deprecationOf(name);
+  return { content: [{ type: "text", text: JSON.stringify(value) }, ...notice], structuredContent: value, ...meta };
 };

@@ -1,32 +1,38 @@
 // POST /mcp: the Model Context Protocol over Streamable HTTP, on the API's own host, for
 // agents (docs/mcp.md). The same key as the API's, in Authorization: a missing, unknown or
-// expired one is 401 before any message is read. An Origin that ALLOWED_ORIGINS does not
-// name is 403 (the specification's guard against DNS rebinding); an MCP-Protocol-Version
-// this server does not speak is 400. It answers in JSON and offers no stream: GET is 405.
+// expired one is 401 before any message is read. An Origin that may not call it is 403 (the
+// specification's guard against DNS rebinding); an MCP-Protocol-Version this server does
+// not speak is 400. It answers in JSON and offers no stream: GET is 405.
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { allowOrigin } from "../http/cors";
 import { ApiError, excerpt } from "../http/errors";
+import { findJsonProblem } from "../http/json-ambiguity";
 import { readJsonText } from "../http/json-body";
 import { isWithinLimit, rateLimited } from "../http/rate-limit";
 import { requireApiKey } from "../keys/authenticate";
-import { type ApiFetch, callTool } from "./call";
-import { answer, PARSE_ERROR, PROTOCOL_VERSIONS, rpcError } from "./protocol";
-import { isToolName, TOOLS, type ToolName } from "./tools";
+import { argumentsProblem } from "./arguments";
+import { type ApiFetch, callTool, refusedCall } from "./call";
+import { answer, INVALID_REQUEST, isObject, PARSE_ERROR, PROTOCOL_VERSIONS, readableId, rpcError } from "./protocol";
+import { isToolName, TOOLS } from "./tools";
 
-declare module "hono" {
-  interface ContextVariableMap {
-    /** The tool a /mcp request called, for its access line. */
-    mcpTool: ToolName;
-  }
-}
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-// A page may reach /mcp only from an origin ALLOWED_ORIGINS names: "*", which opens the API's
-// answers to every page, does not open this endpoint, whose guard the specification requires.
+/**
+ * Whether a page of this Origin may call /mcp: one ALLOWED_ORIGINS names ("*", which opens
+ * the API's answers to every page, names none here), or the server's own origin when it is
+ * a loopback address, as `npm run dev`'s is. A rebinding page's origin is its own name, which
+ * the Host it sends repeats: only a loopback name is trusted as the server's own.
+ */
+export const mayCallMcp = (origin: string, c: Parameters<typeof allowOrigin>[1]) => {
+  const own = new URL(c.req.url);
+  return allowOrigin(origin, c) === origin || (origin === own.origin && LOOPBACK_HOSTS.has(own.hostname));
+};
+
 const checkOrigin = createMiddleware<AppEnv>(async (c, next) => {
   const origin = c.req.header("Origin");
-  if (origin !== undefined && allowOrigin(origin, c) !== origin) {
+  if (origin !== undefined && !mayCallMcp(origin, c)) {
     throw new ApiError("forbidden", `The Origin '${excerpt(origin)}' may not call this endpoint.`);
   }
   await next();
@@ -44,31 +50,49 @@ const checkProtocolVersion = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/** A tools/call request of one of the tools (with an id: a notification runs nothing). */
+const toolCalled = (message: unknown) => {
+  if (!isObject(message) || message.method !== "tools/call" || readableId(message) === undefined) return undefined;
+  const name = isObject(message.params) ? message.params.name : undefined;
+  return isToolName(name) ? name : undefined;
+};
+
 export const mcpRoutes = (fetchApi: ApiFetch) =>
   new Hono<AppEnv>().post("/", checkOrigin, checkProtocolVersion, requireApiKey, async (c) => {
+    // Every request counts once against the key's limit, here, whatever it holds; the
+    // operation a tool runs does not count it again (./call.ts).
+    const withinLimit = await isWithinLimit(c, "RATE_LIMITER", c.get("apiKey").hash);
     // At most the API's body limit, as UTF-8 JSON (413, 415 and 400 otherwise, as for a pet).
     const text = await readJsonText(c);
     let message: unknown;
     try {
       message = JSON.parse(text);
     } catch {
-      return c.json(rpcError(null, PARSE_ERROR, "The body is not JSON."), 400);
+      if (!withinLimit) throw rateLimited();
+      return c.json(rpcError(undefined, PARSE_ERROR, "The body is not JSON."), 400);
     }
-    if (Array.isArray(message)) {
-      return c.json(rpcError(null, -32600, "Batches are not accepted: send one message per request."), 400);
+    const tool = toolCalled(message);
+    const id = readableId(message);
+    if (!withinLimit) {
+      if (!tool || id === undefined) throw rateLimited();
+      return c.json({ jsonrpc: "2.0", id, result: refusedCall(c, tool, rateLimited()) });
     }
-    // Each request counts once against the key's limit: a call of a known tool as the
-    // operation it runs (./call.ts), anything else here.
-    const { method, params } = (message ?? {}) as { method?: unknown; params?: { name?: unknown } };
-    const runsATool = method === "tools/call" && isToolName(params?.name);
-    if (!runsATool && !(await isWithinLimit(c, "RATE_LIMITER", c.get("apiKey").hash))) throw rateLimited();
-    const reply = await answer(message, {
+    // The pet body's JSON rules (repeated members, numbers that are not what they say,
+    // nesting): in a tool's arguments, a tool error; anywhere else, the message is invalid.
+    const problem = findJsonProblem(text);
+    const inArguments = tool !== undefined && problem?.path[0] === "params" && problem.path[1] === "arguments";
+    if (problem && !inArguments) {
+      const what = { repeated: "repeats a member", inexact: "holds an inexact integer", deep: "nests too deep" };
+      return c.json(rpcError(id, INVALID_REQUEST, `The message ${what[problem.kind]}.`), 400);
+    }
+    const { reply, invalid } = await answer(message, {
       listTools: () => ({ tools: TOOLS }),
       callTool: (name, args) => {
         if (!isToolName(name)) return undefined;
-        c.set("mcpTool", name);
-        return callTool(c, fetchApi, name, args);
+        return problem
+          ? Promise.resolve(refusedCall(c, name, argumentsProblem(problem)))
+          : callTool(c, fetchApi, name, args);
       },
     });
-    return reply ? c.json(reply) : c.body(null, 202);
+    return reply ? c.json(reply, invalid ? 400 : 200) : c.body(null, 202);
   });

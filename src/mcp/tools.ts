@@ -12,12 +12,19 @@ const document = openapi as unknown as {
   paths: Record<string, Record<string, { parameters?: { name: string; schema: Schema; description?: string }[] }>>;
 };
 
-/** A schema with every `$ref` to the document's components written out, as MCP clients read one alone. */
+/** OpenAPI's own formats, which JSON Schema 2020-12 does not define: a strict validator refuses them. */
+const OPENAPI_FORMATS = new Set(["int32", "int64"]);
+
+/**
+ * A schema as JSON Schema 2020-12 states it, as MCP clients read one alone: every `$ref` to
+ * the document's components written out, without OpenAPI's `example` and its own formats.
+ */
 const inline = (schema: unknown): unknown => {
   if (Array.isArray(schema)) return schema.map(inline);
   if (schema === null || typeof schema !== "object") return schema;
   const { $ref, example: _example, ...rest } = schema as Schema & { $ref?: string; example?: unknown };
   if ($ref) return inline(document.components.schemas[$ref.split("/").at(-1) ?? ""]);
+  if (OPENAPI_FORMATS.has(rest.format as string)) delete rest.format;
   return Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, inline(value)]));
 };
 const component = (name: string) => inline(document.components.schemas[name]) as Schema;

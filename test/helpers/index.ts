@@ -6,6 +6,7 @@ import { type ApiKeyRecord, generateApiKey, hashApiKey } from "../../src/keys/ap
 import type { NewPet, Pet } from "../../src/schemas";
 import { buildRequest, createPetThrough, type RequestOptions } from "./api-client";
 import { expectConformance } from "./conformance";
+import { expectMcpConformance } from "./mcp-conformance";
 
 export { expectError, expectUnavailable, nextLink, nextQuery, walkPages } from "./api-client";
 
@@ -58,6 +59,8 @@ export const send = async (
 ): Promise<Response> => {
   const { method, url, headers } = request;
   if (!request.headers.has("CF-Connecting-IP")) request.headers.set("CF-Connecting-IP", fileAddress());
+  const toMcp = new URL(url).pathname === "/mcp";
+  const mcpRequest = toMcp ? await request.clone().text() : "";
   let response: Response;
   if (bindings || settle || context) {
     const executionContext = context ?? createExecutionContext();
@@ -69,6 +72,7 @@ export const send = async (
     onAnswer?.(response);
   }
   if (!outsideContract) await expectConformance(new Request(url, { method, headers }), response);
+  if (toMcp) await expectMcpConformance(method, mcpRequest, response);
   return response;
 };
 

@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectMcpConformance } from "../../helpers/mcp-conformance";
 import { type Harness, startHarness } from "../helpers/harness";
 
 // An agent's session through the official MCP SDK's client, over Streamable HTTP, against
@@ -22,10 +23,18 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => api?.close());
 
+/** fetch, with every answer checked against MCP's official schemas on its way to the client. */
+const checkedFetch = async (url: string | URL, init?: RequestInit) => {
+  const response = await fetch(url, init);
+  await expectMcpConformance(init?.method ?? "GET", typeof init?.body === "string" ? init.body : "", response);
+  return response;
+};
+
 const connect = async (key = api.apiKey) => {
   const client = new Client({ name: "petstore-e2e-agent", version: "1.0.0" });
   const transport = new StreamableHTTPClientTransport(new URL(`${api.origin}/mcp`), {
     requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    fetch: checkedFetch,
   });
   await client.connect(transport);
   return client;

@@ -14,29 +14,40 @@ const operations = [
   { name: "getPet", path: "/v1/pets/1", init: {} },
 ] as const;
 
-const badCredentials: [string, (key: string) => Record<string, string>][] = [
-  ["no Authorization header", () => ({})],
-  ["an empty Authorization header", () => ({ Authorization: "" })],
-  ["the Bearer scheme without a token", () => ({ Authorization: "Bearer" })],
-  ["the Bearer scheme with a blank token", () => ({ Authorization: "Bearer   " })],
-  ["a non-Bearer scheme", (key) => ({ Authorization: `Basic ${btoa(`user:${key}`)}` })],
-  ["the key without a scheme", (key) => ({ Authorization: key })],
-  ["two tokens", (key) => ({ Authorization: `Bearer ${key} ${key}` })],
-  ["a token with characters outside b64token", () => ({ Authorization: "Bearer ps_test_<script>" })],
-  ["a well-formed key that was never issued", () => ({ Authorization: `Bearer ${generateApiKey("development")}` })],
+// RFC 6750's challenge of each: no error code without credentials, invalid_request for a
+// header that is not "Bearer <token>", invalid_token for a token that is no valid key.
+const NONE = 'Bearer realm="petstore"';
+const MALFORMED =
+  'Bearer realm="petstore", error="invalid_request", error_description="Send Authorization: Bearer <key>"';
+const INVALID = 'Bearer realm="petstore", error="invalid_token", error_description="The API key is not valid"';
+const badCredentials: [string, (key: string) => Record<string, string>, string][] = [
+  ["no Authorization header", () => ({}), NONE],
+  ["an empty Authorization header", () => ({ Authorization: "" }), NONE],
+  ["the Bearer scheme without a token", () => ({ Authorization: "Bearer" }), MALFORMED],
+  ["the Bearer scheme with a blank token", () => ({ Authorization: "Bearer   " }), MALFORMED],
+  ["a non-Bearer scheme", (key) => ({ Authorization: `Basic ${btoa(`user:${key}`)}` }), MALFORMED],
+  ["the key without a scheme", (key) => ({ Authorization: key }), MALFORMED],
+  ["two tokens", (key) => ({ Authorization: `Bearer ${key} ${key}` }), MALFORMED],
+  ["a token with characters outside b64token", () => ({ Authorization: "Bearer ps_test_<script>" }), MALFORMED],
+  [
+    "a well-formed key that was never issued",
+    () => ({ Authorization: `Bearer ${generateApiKey("development")}` }),
+    INVALID,
+  ],
   [
     "a key with one character changed",
     (key) => ({ Authorization: `Bearer ${key.slice(0, -1)}${key.endsWith("a") ? "b" : "a"}` }),
+    INVALID,
   ],
-  ["the key with the production prefix", (key) => ({ Authorization: `Bearer ps_live_${key.slice(8)}` })],
+  ["the key with the production prefix", (key) => ({ Authorization: `Bearer ps_live_${key.slice(8)}` }), INVALID],
 ];
 
 describe.each(operations)("$name without a valid key", ({ path, init }) => {
-  it.each(badCredentials)("answers 401 for %s", async (_, credentials) => {
+  it.each(badCredentials)("answers 401 for %s, with its challenge", async (_, credentials, challenge) => {
     const before = await countPets();
     const response = await call(path, { ...init, key: null, headers: credentials(key) });
     await expectError(response, 401, "unauthorized");
-    expect(response.headers.get("WWW-Authenticate")).toBe('Bearer realm="petstore"');
+    expect(response.headers.get("WWW-Authenticate")).toBe(challenge);
     expect(await countPets()).toBe(before);
   });
 });

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { MAX_BODY_BYTES } from "../../../src/http/json-body";
-import { type CallOptions, call, createApiKey, expectError } from "../../helpers/index";
+import { buildRequest } from "../../helpers/api-client";
+import { type CallOptions, call, createApiKey, expectError, send } from "../../helpers/index";
 import { wrapBindings } from "../../helpers/wrap-bindings";
 
 // The edges of POST /mcp (src/mcp/): each protocol fault with its JSON-RPC code, the HTTP
@@ -36,12 +37,45 @@ describe("POST /mcp", () => {
     expect(await errorCodeOf(batch)).toBe(-32600);
   });
 
-  it("answers an unknown method with -32601, and bad params with -32602", async () => {
-    expect(await errorCodeOf(await rpc("resources/list"))).toBe(-32601);
-    expect(await errorCodeOf(await rpc("tools/call", { name: "delete_pet", arguments: {} }))).toBe(-32602);
-    expect(await errorCodeOf(await rpc("tools/call", { name: "list_pets", arguments: [1] }))).toBe(-32602);
-    expect(await errorCodeOf(await rpc("initialize", {}))).toBe(-32602);
-    expect(await errorCodeOf(await rpc("ping", {}, { an: "object" }))).toBe(-32600);
+  it("answers an unknown method with -32601, and bad params with -32602, each 200", async () => {
+    for (const [response, code] of [
+      [await rpc("resources/list"), -32601],
+      [await rpc("tools/call", { name: "delete_pet", arguments: {} }), -32602],
+      [await rpc("tools/call", { name: "list_pets", arguments: [1] }), -32602],
+      [await rpc("tools/call", { arguments: {} }), -32602],
+      [await rpc("initialize", {}), -32602],
+      // No cursor was ever given out: every tool is on the first page.
+      [await rpc("tools/list", { cursor: "bm90IGEgY3Vyc29y" }), -32602],
+    ] as const) {
+      expect(response.status).toBe(200);
+      expect(await errorCodeOf(response)).toBe(code);
+    }
+  });
+
+  it.each([
+    ["no method", { jsonrpc: "2.0", id: 7 }, 7],
+    ["jsonrpc 1.0", { jsonrpc: "1.0", id: "seven", method: "ping" }, "seven"],
+    ["no jsonrpc", { id: 7, method: "ping" }, 7],
+    ["params that are not an object", { jsonrpc: "2.0", id: 7, method: "ping", params: [1] }, 7],
+    ["an id that is an object", { jsonrpc: "2.0", id: { an: "object" }, method: "ping" }, undefined],
+    ["an id that is null", { jsonrpc: "2.0", id: null, method: "ping" }, undefined],
+    ["an id that is not an integer", { jsonrpc: "2.0", id: 1.5, method: "ping" }, undefined],
+    ["a message that is not an object", '"ping"', undefined],
+  ])(
+    "answers a message with %s with -32600 and HTTP 400, echoing the id only when it can be read",
+    async (_, message, id) => {
+      const response = await post(message);
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { id?: unknown; error: { code: number } };
+      expect(body.error.code).toBe(-32600);
+      expect(body.id).toEqual(id);
+      expect("id" in body).toBe(id !== undefined);
+    },
+  );
+
+  it("takes a JSON-RPC response a client sends with 202, as a notification", async () => {
+    const accepted = await post({ jsonrpc: "2.0", id: 3, result: {} });
+    expect(accepted.status).toBe(202);
   });
 
   it("negotiates the protocol version: the client's when spoken here, else the newest", async () => {
@@ -56,6 +90,36 @@ describe("POST /mcp", () => {
     expect(await versionOf("2025-06-18")).toBe("2025-06-18");
     expect(await versionOf("2025-11-25")).toBe("2025-11-25");
     expect(await versionOf("1999-01-01")).toBe("2025-11-25");
+    // Not offered: 2025-03-26 requires batches, 2024-11-05 is HTTP+SSE (src/mcp/protocol.ts).
+    expect(await versionOf("2025-03-26")).toBe("2025-11-25");
+    expect(await versionOf("2024-11-05")).toBe("2025-11-25");
+  });
+
+  it.each([
+    ["2025-11-25", 200],
+    ["2025-06-18", 200],
+    ["2025-03-26", 400],
+    ["2024-11-05", 400],
+    ["2099-01-01", 400],
+  ])("answers a request with MCP-Protocol-Version %s with %i", async (version, status) => {
+    const response = await post(
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+      { headers: { "MCP-Protocol-Version": version } },
+    );
+    expect(response.status).toBe(status);
+    if (status === 400) {
+      const error = await expectError(response, 400, "invalid_request");
+      expect(error.message).toBe(
+        `MCP-Protocol-Version '${version}' is not one this server speaks: 2025-11-25, 2025-06-18.`,
+      );
+    }
+  });
+
+  it("answers a body not sent as application/json with 415", async () => {
+    const response = await post('{"jsonrpc":"2.0","id":1,"method":"ping"}', {
+      headers: { "Content-Type": "text/plain" },
+    });
+    await expectError(response, 415, "unsupported_media_type");
   });
 
   it("takes a notification with 202 and no body", async () => {
@@ -78,10 +142,18 @@ describe("POST /mcp", () => {
     await expectError(await ping("https://evil.example", listing), 403, "forbidden");
     expect((await ping("https://app.example", listing)).status).toBe(200);
     await expectError(await post(`"${"x".repeat(MAX_BODY_BYTES)}"`), 413, "payload_too_large");
-    // No key, an unknown one, an expired one: 401 before any message is read.
+    // No key, an unknown one, an expired one: 401 before any message is read, with the
+    // challenge that tells a bridge (mcp-remote) the key is wrong rather than to sign in.
     const expired = await createApiKey("expired agent", { expiresAt: "2020-01-01T00:00:00.000Z" });
-    for (const refused of [null, `ps_test_${"0".repeat(43)}`, expired]) {
-      await expectError(await post({ jsonrpc: "2.0", id: 1, method: "ping" }, { key: refused }), 401, "unauthorized");
+    const invalid = 'Bearer realm="petstore", error="invalid_token", error_description=';
+    for (const [refused, challenge] of [
+      [null, 'Bearer realm="petstore"'],
+      [`ps_test_${"0".repeat(43)}`, `${invalid}"The API key is not valid"`],
+      [expired, `${invalid}"The API key has expired"`],
+    ] as const) {
+      const response = await post({ jsonrpc: "2.0", id: 1, method: "ping" }, { key: refused });
+      await expectError(response, 401, "unauthorized");
+      expect(response.headers.get("WWW-Authenticate")).toBe(challenge);
     }
   });
 
@@ -89,6 +161,68 @@ describe("POST /mcp", () => {
     const response = await call("/mcp", { key, outsideContract: MCP });
     await expectError(response, 405, "method_not_allowed");
     expect(response.headers.get("Allow")).toBe("POST");
+  });
+});
+
+describe("/mcp from a browser", () => {
+  const allowing = { ...env, ALLOWED_ORIGINS: "https://app.example" };
+  const preflight = (origin: string, bindings: Cloudflare.Env = allowing) =>
+    call("/mcp", {
+      method: "OPTIONS",
+      bindings,
+      outsideContract: MCP,
+      headers: {
+        Origin: origin,
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization,content-type,mcp-protocol-version",
+      },
+    });
+
+  it("answers the preflight of an origin ALLOWED_ORIGINS names, and its answers carry CORS headers", async () => {
+    const allowed = await preflight("https://app.example");
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get("Access-Control-Allow-Origin")).toBe("https://app.example");
+    expect(allowed.headers.get("Access-Control-Allow-Methods")).toBe("POST");
+    expect(allowed.headers.get("Access-Control-Allow-Headers")).toBe(
+      "Authorization,Content-Type,MCP-Protocol-Version,X-Request-Id",
+    );
+    const answer = await post(
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+      { bindings: allowing, headers: { Origin: "https://app.example" } },
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("Access-Control-Allow-Origin")).toBe("https://app.example");
+    expect(answer.headers.get("Access-Control-Expose-Headers")).toContain("WWW-Authenticate");
+  });
+
+  it("gives an origin it does not name no CORS headers, and its request the 403; '*' names none", async () => {
+    for (const [origin, bindings] of [
+      ["https://evil.example", allowing],
+      ["https://app.example", env],
+    ] as const) {
+      expect((await preflight(origin, bindings)).headers.has("Access-Control-Allow-Origin")).toBe(false);
+      const refused = await post({ jsonrpc: "2.0", id: 1, method: "ping" }, { bindings, headers: { Origin: origin } });
+      await expectError(refused, 403, "forbidden");
+      expect(refused.headers.has("Access-Control-Allow-Origin")).toBe(false);
+    }
+  });
+
+  // The conformance suite's DNS-rebinding scenario: a loopback server's own origin passes; a
+  // rebinding page's origin, though its Host repeats it, does not.
+  it.each([
+    ["http://localhost:8787", 200],
+    ["http://127.0.0.1:8787", 200],
+    ["http://[::1]:8787", 200],
+    ["http://evil.example.com", 403],
+    ["https://petstore.test", 403],
+  ])("takes a request to %s/mcp with its own Origin with %i", async (origin, status) => {
+    const request = buildRequest(`${origin}/mcp`, {
+      key,
+      method: "POST",
+      json: { jsonrpc: "2.0", id: 1, method: "ping" },
+      headers: { Origin: origin },
+    });
+    expect((await send(request, { outsideContract: MCP })).status).toBe(status);
   });
 });
 

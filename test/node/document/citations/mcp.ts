@@ -23,7 +23,7 @@ export const MCP: Citation[] = [
     test: "test/e2e/local/mcp.test.ts",
     claim: "runs an agent's session",
     shownBy: ["hits the key's rate limit with its tool calls, and is told when to come back"],
-    breaks: [edit("src/mcp/call.ts", "...(Number.isInteger(retryAfter) && { retryAfter })", "")],
+    breaks: [edit("src/mcp/call.ts", "...(retryAfter !== undefined && { retryAfter })", "")],
   },
   {
     page: "docs/mcp.md",
@@ -31,7 +31,7 @@ export const MCP: Citation[] = [
     claim: "covers each protocol edge below",
     shownBy: [
       "answers malformed JSON with -32700, and a batch with -32600, each 400",
-      "answers an unknown method with -32601, and bad params with -32602",
+      "answers an unknown method with -32601, and bad params with -32602, each 200",
     ],
     breaks: [
       edit("src/mcp/protocol.ts", "export const PARSE_ERROR = -32700;", "export const PARSE_ERROR = -32600;"),
@@ -45,9 +45,7 @@ export const MCP: Citation[] = [
     shownBy: [
       "refuses an MCP-Protocol-Version it does not speak (400), a disallowed Origin (403), a big body (413), a missing, unknown or expired key (401)",
     ],
-    breaks: [
-      edit("src/mcp/routes.ts", "if (origin !== undefined && allowOrigin(origin, c) !== origin) {", "if (false) {"),
-    ],
+    breaks: [edit("src/mcp/routes.ts", "if (origin !== undefined && !mayCallMcp(origin, c)) {", "if (false) {")],
   },
   {
     page: "docs/mcp.md",

@@ -1,0 +1,62 @@
+// Each tool's arguments, checked before anything runs by the same zod rules as its
+// operation's input: exact JSON types (an integer is a number, never a string of digits),
+// unknown arguments refused, and create_pet's idempotencyKey held to the Idempotency-Key
+// header's own rules, never trimmed or converted. What is refused is a tool error naming
+// the argument (src/mcp/call.ts): the agent can correct its call.
+import * as z from "zod/mini";
+import { safeParse } from "zod/v4/core";
+import { ApiError, excerpt } from "../http/errors";
+import { fieldOf, type JsonProblem, MAX_JSON_DEPTH } from "../http/json-ambiguity";
+import { invalid } from "../http/validate";
+import { CURSOR_SHAPE } from "../pets/cursor";
+import {
+  CURSOR_RULE,
+  cursorSchema,
+  idempotencyKeySchema,
+  idSchema,
+  limitSchema,
+  type NewPet,
+  newPetSchema,
+  type PetStatus,
+  petStatusSchema,
+} from "../schemas";
+import type { ToolName } from "./tools";
+
+const ARGUMENTS = {
+  list_pets: z.strictObject({
+    limit: z.optional(limitSchema),
+    status: z.optional(petStatusSchema),
+    // The shape its operation checks after validation: here, so that the error names the argument.
+    cursor: z.optional(cursorSchema.check(z.regex(CURSOR_SHAPE, { error: `must be ${CURSOR_RULE}` }))),
+  }),
+  create_pet: z.strictObject({ ...newPetSchema.def.shape, idempotencyKey: z.optional(idempotencyKeySchema) }),
+  get_pet: z.strictObject({ petId: idSchema }),
+};
+
+/** Each tool's arguments, once checked. */
+export type ToolArguments = {
+  list_pets: { limit?: number; status?: PetStatus; cursor?: string };
+  create_pet: NewPet & { idempotencyKey?: string };
+  get_pet: { petId: number };
+};
+
+/** The arguments, as their tool takes them; or the ApiError that names what is wrong with them. */
+export const checkArguments = <Name extends ToolName>(name: Name, args: unknown): ToolArguments[Name] | ApiError => {
+  const result = safeParse(ARGUMENTS[name], args);
+  return result.success
+    ? (result.data as ToolArguments[Name])
+    : invalid("arguments", result.error.issues, args as Record<string, unknown>);
+};
+
+/** A problem of the JSON of the arguments (src/http/json-ambiguity.ts), worded as the pet body's is. */
+export const argumentsProblem = (problem: JsonProblem): ApiError => {
+  const field = fieldOf(problem.path.slice(2));
+  const argument = field === undefined ? "The arguments" : `Argument '${excerpt(field)}'`;
+  const message =
+    problem.kind === "repeated"
+      ? `The arguments repeat the member '${excerpt(field ?? "")}'.`
+      : problem.kind === "deep"
+        ? `${argument} nests deeper than the ${MAX_JSON_DEPTH} levels a message may.`
+        : `${argument} holds ${excerpt(problem.token)}, which is not an integer but would be read as one: send it without a fractional part.`;
+  return new ApiError("invalid_request", message);
+};
