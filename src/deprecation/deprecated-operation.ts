@@ -20,8 +20,11 @@ type Deprecation = {
   deprecatedAt: number;
   /** RFC 8594's Sunset: from when it answers 410 for good (UTC). */
   sunset: number;
-  /** The successor, for the Link header, and what a client should do instead. */
-  successor: { path: string; advice: string };
+  /**
+   * The successor, for the Link header: a reference relative to the deprecated operation's
+   * URL, so that it resolves behind a gateway's path prefix too; and what a client should do instead.
+   */
+  successor: { reference: string; advice: string };
   /** The var of wrangler.toml that schedules its brownouts. */
   brownouts: StringVar;
 };
@@ -39,7 +42,8 @@ export const DEPRECATIONS = {
     paths: ["/v1/pets/:petId", "/v1/pets/"],
     deprecatedAt: Date.UTC(2026, 10, 21),
     sunset: Date.UTC(2030, 11, 5),
-    successor: { path: "/v1/pets", advice: "use GET /v1/pets with the status filter instead" },
+    // From /v1/pets/{petId} (and /v1/pets/), "../pets" is /v1/pets.
+    successor: { reference: "../pets", advice: "use GET /v1/pets with the status filter instead" },
     brownouts: "GET_PET_BROWNOUTS",
   },
 } as const satisfies Record<string, Deprecation>;
@@ -58,7 +62,7 @@ export const removedMessage = (deprecation: Deprecation) =>
 export const deprecationHeaders = ({ deprecatedAt, sunset, successor }: Deprecation) => ({
   Deprecation: `@${deprecatedAt / 1000}`,
   Sunset: new Date(sunset).toUTCString(),
-  Link: `<${successor.path}>; rel="successor-version"`,
+  Link: `<${successor.reference}>; rel="successor-version"`,
 });
 
 /**

@@ -24,7 +24,7 @@ Every operation but this document and its reference page needs an API key, sent 
 
 Errors: every error has the \`Error\` body, whose \`status\` repeats the HTTP status and whose \`code\` is one of ${ERROR_LIST}. A path that is not in this document is answered with 404 \`not_found\` (\`#/components/responses/NotFound\`), after the checks that every pets operation makes first when it is under \`/pets/\`: 401 without a valid key, 429 over the rate limit, 403 for a key without the method's scope (\`read\` for \`GET\`, \`write\` otherwise), 503 when the API key store fails, 400 for a malformed \`x-d1-bookmark\`. A path with a method it lacks is answered with 405 and \`Allow\` (to any valid key, whatever its scopes). \`HEAD\` is answered like \`GET\`, without a body.
 
-Pagination: \`GET /pets\` answers a plain array; while more pets remain, \`Link: <{absolute url}>; rel="next"\` gives the next page.`,
+Pagination: \`GET /pets\` answers a plain array; while more pets remain, \`Link: <?{query}>; rel="next"\` gives the next page, as a reference relative to the request's URL.`,
 };
 
 // Every path is relative to a server, and every server ends with the API's prefix,

@@ -41,8 +41,7 @@ const BOOKMARK_EXAMPLE = "00000085-0000024c-00004c6d-8e61117bf38d7adb71b934ebbf8
 const BOOKMARK_SCHEMA = { pattern: BOOKMARK.source, maxLength: BOOKMARK_LENGTH };
 /** An origin: a scheme, a DNS name (at most 253 characters) and a port. */
 const ORIGIN_MAX_LENGTH = "https://".length + 253 + ":65535".length;
-const NEXT_LINK_MAX_LENGTH = `</v1/pets?limit=100&status=available&cursor=${"x".repeat(CURSOR_MAX_LENGTH)}>; rel="next"`
-  .length;
+const NEXT_LINK_MAX_LENGTH = `<?limit=100&status=available&cursor=${"x".repeat(CURSOR_MAX_LENGTH)}>; rel="next"`.length;
 const MAX_ID_DIGITS = String(Number.MAX_SAFE_INTEGER).length;
 /** Every method of the API, as the longest Allow lists them. */
 const ALL_METHODS = "GET, HEAD, POST";
@@ -59,24 +58,26 @@ const DEPRECATION = header("Deprecation", "RFC 9745: when the operation was depr
   const: GET_PET_HEADERS.Deprecation,
 });
 const SUNSET = header("Sunset", "RFC 8594: when the operation will be removed.", { const: GET_PET_HEADERS.Sunset });
-const SUCCESSOR_LINK = header("Link", "RFC 8288: the replacement, `GET /v1/pets` with the `status` filter.", {
-  const: GET_PET_HEADERS.Link,
-});
+const SUCCESSOR_LINK = header(
+  "Link",
+  "RFC 8288: the replacement, `GET /v1/pets` with the `status` filter, as `../pets`: a reference relative to the request's URL, to resolve against it (under a gateway's path prefix too).",
+  { const: GET_PET_HEADERS.Link },
+);
 
 export const RESPONSE_HEADERS = {
   Location: header(
     "Location",
-    "The new pet's path, `/v1/pets/{id}`.",
-    { pattern: "^/v1/pets/[1-9][0-9]*$", maxLength: "/v1/pets/".length + MAX_ID_DIGITS },
-    { example: "/v1/pets/1" },
+    "The new pet's address as `pets/{id}`: a reference relative to the request's URL, which resolves to `/v1/pets/{id}` (under a gateway's path prefix too, as RFC 9110 resolves Location).",
+    { pattern: "^pets/[1-9][0-9]*$", maxLength: "pets/".length + MAX_ID_DIGITS },
+    { example: "pets/1" },
   ),
   NextLink: header(
     "Link",
-    'RFC 8288: `</v1/pets?{query}>; rel="next"` when more pets remain: a reference relative to the request\'s URL, to resolve against it as a browser does (the next page is on the server that answered). The query repeats `limit` and `status` and adds an opaque, signed `cursor`. Absent on the last page.',
-    { pattern: '^</v1/pets\\?[^>]+>; rel="next"$', maxLength: NEXT_LINK_MAX_LENGTH },
+    "RFC 8288: `<?{query}>; rel=\"next\"` when more pets remain: a query-only reference, to resolve against the request's URL as a browser does: the same server and path, under a gateway's path prefix too. The query repeats `limit` and `status` and adds an opaque, signed `cursor`. Absent on the last page.",
+    { pattern: '^<\\?[^>]+>; rel="next"$', maxLength: NEXT_LINK_MAX_LENGTH },
     {
       required: false,
-      example: `</v1/pets?limit=2&status=available&cursor=MS4zLmF2YWlsYWJsZQ.d8xPZ9wVOKTsm2-Mk5L60-rWOASgG2R3xufQFlQ02sM>; rel="next"`,
+      example: `<?limit=2&status=available&cursor=MS4zLmF2YWlsYWJsZQ.d8xPZ9wVOKTsm2-Mk5L60-rWOASgG2R3xufQFlQ02sM>; rel="next"`,
     },
   ),
   Deprecation: DEPRECATION,

@@ -24,16 +24,20 @@ import { insertPet, insertPetOnce } from "./queries";
 export const PETS_PATH = "/v1/pets";
 
 /**
- * RFC 8288: the next page as a reference relative to the request's URL (as Location is),
- * the listing's path with the given query, empty values left out: nothing of the request's
- * Host, which a client or a proxy may forge, goes into it. The values need no escaping:
- * decimal digits, a status and a base64url cursor are all URL-safe.
+ * RFC 8288: the next page as a query-only reference, which resolves against the request's
+ * URL: the same server and path, behind a gateway that mounts the API under a prefix too,
+ * with the given query, empty values left out. Nothing of the request's Host, which a client
+ * or a proxy may forge, goes into it. The values need no escaping: decimal digits, a status
+ * and a base64url cursor are all URL-safe.
  */
 const nextLink = (query: Record<string, string | undefined>) => {
   let search = "";
   for (const [name, value] of Object.entries(query)) if (value) search += `${search ? "&" : "?"}${name}=${value}`;
-  return `<${PETS_PATH}${search}>; rel="next"`;
+  return `<${search}>; rel="next"`;
 };
+
+/** The new pet's Location: relative to the request's URL (.../v1/pets), so under any prefix it is .../v1/pets/{id}. */
+const locationOf = (id: number) => `pets/${id}`;
 
 export const petRoutes = new Hono<AppEnv>()
   .use(requireApiKey, rateLimit, requireScope, validateOptional("header", sessionHeadersSchema), withSession)
@@ -60,7 +64,7 @@ export const petRoutes = new Hono<AppEnv>()
       if (idempotencyKey === undefined) {
         const pet = await c.get("db").once((db) => insertPet(db, newPet));
         cachePet(pet);
-        return c.json(pet, 201, { Location: `${PETS_PATH}/${pet.id}` });
+        return c.json(pet, 201, { Location: locationOf(pet.id) });
       }
       const apiKey = c.get("apiKey");
       const { pet, replayed, sameRequest } = await insertPetOnce(c.get("db"), newPet, {
@@ -76,7 +80,7 @@ export const petRoutes = new Hono<AppEnv>()
       }
       cachePet(pet);
       return c.json(pet, 201, {
-        Location: `${PETS_PATH}/${pet.id}`,
+        Location: locationOf(pet.id),
         ...(replayed && { "Idempotent-Replayed": "true" }),
       });
     },

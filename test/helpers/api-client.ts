@@ -38,15 +38,15 @@ export const createPetThrough = async (send: Send, pet: Partial<NewPet>, options
 };
 
 /**
- * The target of the `Link: </v1/pets?...>; rel="next"` header, which must have exactly that
- * form: a path and query, relative to the request's URL; undefined without one.
+ * The target of the `Link: <?...>; rel="next"` header, which must have exactly that form (a
+ * query-only reference), resolved against the listing's path; undefined without one.
  */
 export const nextLink = (response: Response): string | undefined => {
   const link = response.headers.get("Link");
   if (!link) return undefined;
-  const match = /^<(\/v1\/pets\?[^>]+)>; rel="next"$/.exec(link);
+  const match = /^<(\?[^>]+)>; rel="next"$/.exec(link);
   expect(match, `Link header ${link}`).not.toBeNull();
-  return match?.[1];
+  return match ? `/v1/pets${match[1]}` : undefined;
 };
 
 /** The query of the next link, as URLSearchParams; undefined without one. */

@@ -152,7 +152,7 @@ describe("answers", () => {
     const deprecated = {
       Deprecation: "@1795219200",
       Sunset: "Thu, 05 Dec 2030 00:00:00 GMT",
-      Link: '</v1/pets>; rel="successor-version"',
+      Link: '<../pets>; rel="successor-version"',
     };
     const { client } = standIn(
       [() => json(200, PET, deprecated), () => json(410, errorBody(410, "gone"), deprecated)],

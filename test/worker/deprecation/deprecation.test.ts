@@ -31,7 +31,7 @@ describe("at the Sunset instant", () => {
       "GET /v1/pets/{petId} was removed on 5 December 2030; use GET /v1/pets with the status filter instead.",
     );
     expect(gone.headers.get("Sunset")).toBe("Thu, 05 Dec 2030 00:00:00 GMT");
-    expect(gone.headers.get("Link")).toBe('</v1/pets>; rel="successor-version"');
+    expect(gone.headers.get("Link")).toBe('<../pets>; rel="successor-version"');
     vi.setSystemTime(GET_PET_SUNSET.getTime() + 365 * 24 * 60 * 60 * 1000);
     await expectError(await getPet(key), 410, "gone");
   });

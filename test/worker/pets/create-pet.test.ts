@@ -19,7 +19,7 @@ describe("POST /v1/pets", () => {
     expect(response.status).toBe(201);
     const pet = (await response.json()) as Pet;
     expect(pet).toEqual({ id: expect.any(Number), name: "Rex", categoryId: 3, status: "pending" });
-    expect(response.headers.get("Location")).toBe(`/v1/pets/${pet.id}`);
+    expect(response.headers.get("Location")).toBe(`pets/${pet.id}`);
     const stored = await env.DB.prepare("select * from pets where id = ?").bind(pet.id).first();
     expect(stored).toEqual({ id: pet.id, name: "Rex", category_id: 3, status: "pending" });
     const fetched = await call(`/v1/pets/${pet.id}`, { key });

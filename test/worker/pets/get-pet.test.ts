@@ -16,7 +16,7 @@ const expectDeprecationHeaders = (response: Response) => {
   const sunset = response.headers.get("Sunset");
   expect(sunset).toBe("Thu, 05 Dec 2030 00:00:00 GMT");
   expect(deprecatedAt).toBeLessThanOrEqual(Date.parse(sunset ?? ""));
-  expect(response.headers.get("Link")).toBe('</v1/pets>; rel="successor-version"');
+  expect(response.headers.get("Link")).toBe('<../pets>; rel="successor-version"');
 };
 
 describe("GET /v1/pets/{petId} (deprecated)", () => {

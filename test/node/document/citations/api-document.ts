@@ -122,4 +122,32 @@ export const API_DOCUMENT: Citation[] = [
       ),
     ],
   },
+  {
+    page: "docs/api.md",
+    test: "test/e2e/local/path-prefix.test.ts",
+    claim: "under a gateway's path prefix too",
+    shownBy: [
+      "the client walks every page: each next link resolves inside the prefix",
+      "a new pet's Location, resolved against the request's URL, is the pet under the prefix",
+    ],
+    breaks: [
+      edit("src/pets/routes.ts", 'return `<${search}>; rel="next"`;', 'return `</v1/pets${search}>; rel="next"`;'),
+      edit(
+        "src/pets/routes.ts",
+        "const locationOf = (id: number) => `pets/${id}`;",
+        "const locationOf = (id: number) => `/v1/pets/${id}`;",
+      ),
+    ],
+  },
+  {
+    page: "docs/api.md",
+    test: "test/worker/keys/auth.test.ts",
+    claim: 'with `error="invalid_token"` and an `error_description`',
+    shownBy: [
+      "listPets without a valid key > answers 401 for a well-formed key that was never issued, with its challenge",
+    ],
+    breaks: [
+      edit("src/keys/authenticate.ts", ', error="invalid_token", error_description="The API key is not valid"', ""),
+    ],
+  },
 ];
