@@ -78,6 +78,8 @@ export const generateWireTypes = async (document: OpenAPIV3_1.Document): Promise
 export const GET_PET_SUNSET = ${JSON.stringify(sunset?.const)};
 /** Every PetStatus, for the client to check answers with. */
 export const PET_STATUSES: readonly string[] = ${JSON.stringify((schemas.PetStatus as { enum?: string[] } | undefined)?.enum)};
+/** Every code of the API's Error body, for the client to tell them from codes the API does not send. */
+export const ERROR_CODES: readonly string[] = ${JSON.stringify((schemas.Error as { properties?: { code?: { enum?: string[] } } } | undefined)?.properties?.code?.enum)};
 /** An x-d1-bookmark as the API takes it (the Bookmark parameter). */
 export const BOOKMARK = new RegExp(${JSON.stringify(pattern("Bookmark"))});
 /** An Idempotency-Key as the API takes it (the IdempotencyKey parameter). */

@@ -1,17 +1,18 @@
 // What the client reads off an answer besides its body.
-import { ApiError } from "./errors.js";
+import { ApiError, scrub } from "./errors.js";
 import { retryAfterMs } from "./retry.js";
-import { BOOKMARK } from "./wire.js";
+import { BOOKMARK, ERROR_CODES } from "./wire.js";
 
 /** The newer of two D1 bookmarks (they sort as strings do), ignoring what is not one: a bookmark of another shape is never kept. */
 export const newerBookmark = (kept: string | undefined, seen: string | null): string | undefined =>
   seen && BOOKMARK.test(seen) && (!kept || seen > kept) ? seen : kept;
 
-/** The target of the Link header's link with this relation, resolved against `base`. */
-export const linkTarget = (link: string | null, relation: string, base: string): URL | undefined => {
+/** The target of the Link header's link with this relation, resolved against `base`; undefined without one, null when it is not a URL. */
+export const linkTarget = (link: string | null, relation: string, base: string): URL | undefined | null => {
   for (const part of link?.split(",") ?? []) {
     const [, target, rel] = /<([^>]*)>.*;\s*rel="?([^";]*)/.exec(part) ?? [];
-    if (target !== undefined && rel?.split(" ").includes(relation)) return new URL(target, base);
+    if (target !== undefined && rel?.split(" ").includes(relation))
+      return URL.canParse(target, base) ? new URL(target, base) : null;
   }
   return undefined;
 };
@@ -25,15 +26,23 @@ export const parseJson = (text: string): unknown => {
   }
 };
 
-/** The ApiError of a non-2xx answer, whatever its body: the Error body's fields when it has one. */
+/**
+ * The ApiError of a non-2xx answer, whatever its body: the Error body's fields when it has
+ * one, its code `unknown_code` when the API sends no such code (the message then names it).
+ */
 export const apiError = (response: Response, text: string): ApiError => {
   const body = parseJson(text) as { code?: unknown; message?: unknown } | undefined;
   const fromApi = typeof body?.code === "string" && typeof body.message === "string";
+  const known = fromApi && ERROR_CODES.includes(body.code as string);
   const wait = retryAfterMs(response.headers.get("Retry-After"));
   return new ApiError(
     response.status,
-    fromApi ? (body.code as ApiError["code"]) : "unexpected_response",
-    fromApi ? (body.message as string) : `HTTP ${response.status} without an Error body`,
+    known ? (body?.code as ApiError["code"]) : fromApi ? "unknown_code" : "unexpected_response",
+    !fromApi
+      ? `HTTP ${response.status} without an Error body`
+      : known
+        ? (body.message as string)
+        : `Code '${(body.code as string).slice(0, 64)}', which the API does not send: ${body.message}`,
     response.headers.get("X-Request-Id") ?? undefined,
     wait === undefined ? undefined : Math.ceil(wait / 1000),
   );
@@ -55,7 +64,9 @@ export const deprecationOf = (operation: string, response: Response, url: string
   if (!headers.has("Deprecation") && !headers.has("Sunset")) return undefined;
   const sunsetAt = Date.parse(headers.get("Sunset") ?? "");
   const sunset = Number.isNaN(sunsetAt) ? undefined : new Date(sunsetAt);
-  const successor = linkTarget(headers.get("Link"), "successor-version", url)?.href;
+  // A successor that is not a URL is left out: a warning never fails the call it came with.
+  const target = linkTarget(headers.get("Link"), "successor-version", url);
+  const successor = target ? scrub(target.href) : undefined;
   const message = `${operation} is deprecated${sunset ? `, removed on ${sunset.toUTCString()}` : ""}${successor ? `; use ${successor}` : ""}.`;
   return { operation, sunset, successor, message };
 };

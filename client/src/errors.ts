@@ -1,11 +1,23 @@
 import type { ErrorBody } from "./wire.js";
 
 /**
- * A code the API's Error bodies carry; or, for an answer that is not the API's,
- * `unexpected_response` (a proxy's page, a redirect, a body of the wrong shape, a cursor
- * seen before) or `response_too_large` (over `maxResponseBytes`).
+ * A code the API's Error bodies carry; `unknown_code` for an Error body whose code the API
+ * does not send (a proxy's, or a newer API's); or, for an answer that is not the API's,
+ * `unexpected_response` (a proxy's page, a redirect, a body of the wrong shape, a page out
+ * of order, a malformed link) or `response_too_large` (over `maxResponseBytes`).
  */
-export type ErrorCode = ErrorBody["code"] | "unexpected_response" | "response_too_large";
+export type ErrorCode = ErrorBody["code"] | "unknown_code" | "unexpected_response" | "response_too_large";
+
+/** Anything shaped like an API key, whole or cut short: what a proxy may echo of Authorization. */
+const KEY_LIKE = /ps_(?:live|test)_[0-9A-Za-z]*/g;
+/** The longest text the client keeps of what it was sent, as the API bounds its own messages. */
+const MAX_KEPT_CHARACTERS = 1024;
+
+/** A text the client was sent, as it keeps it: no key in it, and no longer than MAX_KEPT_CHARACTERS. */
+export const scrub = (text: string): string => {
+  const redacted = text.replace(KEY_LIKE, "ps_[redacted]");
+  return redacted.length <= MAX_KEPT_CHARACTERS ? redacted : `${redacted.slice(0, MAX_KEPT_CHARACTERS)}…`;
+};
 
 /** A non-2xx answer, or one that is not the API's: with its Error body when it has one. */
 export class ApiError extends Error {
@@ -22,7 +34,7 @@ export class ApiError extends Error {
     /** Seconds to wait before retrying, when the answer said (Retry-After). */
     readonly retryAfter: number | undefined,
   ) {
-    super(message);
+    super(scrub(message));
   }
 }
 

@@ -102,8 +102,22 @@ export const createClient = (options: ClientOptions): PetstoreClient => {
       signal,
     });
     const next = linkTarget(response.headers.get("Link"), "next", `${base}/pets`);
-    return { pets: json as Pet[], nextCursor: next?.searchParams.get("cursor") ?? undefined };
+    const nextCursor = next?.searchParams.get("cursor") ?? undefined;
+    // A next link that is not a URL, or has no cursor, would end the walk early without a word.
+    if (next === null || (next && nextCursor === undefined)) {
+      const requestId = response.headers.get("X-Request-Id") ?? undefined;
+      throw new ApiError(
+        response.status,
+        "unexpected_response",
+        "The next link is not the API's.",
+        requestId,
+        undefined,
+      );
+    }
+    return { pets: json as Pet[], nextCursor };
   };
+
+  const outOfOrder = (message: string) => new ApiError(200, "unexpected_response", message, undefined, undefined);
 
   /** The error of a failed create, with the key that a second call must send to get the same pet. */
   const withKey = (error: unknown, idempotencyKey: string) => {
@@ -114,17 +128,20 @@ export const createClient = (options: ClientOptions): PetstoreClient => {
 
   return {
     listPets,
+    // The API lists by ascending id, and a page that points on is never empty: a walk holds
+    // only the last id, and ends (or throws) however an answer tries to keep it going.
     async *listAllPets(query = {}, options = {}) {
-      const seen = new Set<string>();
+      let lastId = 0;
       let page = await listPets(query, options);
       for (;;) {
-        yield* page.pets;
+        for (const pet of page.pets) {
+          if (pet.id <= lastId) throw outOfOrder("The API sent a pet again or out of order: the walk cannot go on.");
+          lastId = pet.id;
+          yield pet;
+        }
         const cursor = page.nextCursor;
         if (cursor === undefined) return;
-        // A cursor met twice would walk the same pages forever.
-        if (seen.has(cursor))
-          throw new ApiError(200, "unexpected_response", "The API repeated a cursor.", undefined, undefined);
-        seen.add(cursor);
+        if (page.pets.length === 0) throw outOfOrder("The API sent an empty page that points to another.");
         page = await listPets({ ...query, cursor }, options);
       }
     },

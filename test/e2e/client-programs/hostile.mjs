@@ -51,6 +51,13 @@ console.log(
     walkNull: await outcome(() => walk(client("null").listAllPets())),
     repeatedCursor: await outcome(() => walk(client("repeat").listAllPets())),
     redirect: await outcome(() => client("redirect").listPets()),
+    badNextLink: await outcome(() => client("badlink").listPets()),
+    badSuccessor: await outcome(() =>
+      client("badlink", { onWarning: () => {} }).createPet({ name: "Rex", categoryId: 1 }),
+    ),
+    emptyPages: await outcome(() => walk(client("empty").listAllPets())),
+    echoedKey: await outcome(() => client("echo").listPets()),
+    unknownCode: await outcome(() => client("teapot").listPets()),
     bookmark: bookmarked.bookmark ?? null,
     recovered,
     dropped,

@@ -13,6 +13,8 @@ export type HostileServer = {
   origin: string;
   /** The bytes of the huge answer written before the client stopped reading, per request. */
   hugeBytesSent: number[];
+  /** The query of each request for an empty page that points to another. */
+  emptyPagesServed: string[];
   /** The x-d1-bookmark of each request, in order. */
   bookmarksSent: (string | undefined)[];
   close: () => Promise<void>;
@@ -52,6 +54,7 @@ const streamHuge = (response: ServerResponse) =>
  */
 export const startHostileServer = async (api?: string): Promise<HostileServer> => {
   const hugeBytesSent: number[] = [];
+  const emptyPagesServed: string[] = [];
   const bookmarksSent: (string | undefined)[] = [];
   const cutKeys = new Set<string>();
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
@@ -75,6 +78,21 @@ export const startHostileServer = async (api?: string): Promise<HostileServer> =
         return response.writeHead(307, { ...CORS, Location: `http://${request.headers.host}/plain/v1/pets` }).end();
       case "plain":
         return json(response, 200, [{ ...PET, name: "Served over plain HTTP" }]);
+      case "badlink":
+        return request.method === "POST"
+          ? json(response, 201, PET, { Deprecation: "@1", Link: '<http://[::1>; rel="successor-version"' })
+          : json(response, 200, [PET], { Link: '<http://[::1>; rel="next"' });
+      case "empty":
+        emptyPagesServed.push(url.search);
+        return json(response, 200, [], { Link: `<?cursor=${emptyPagesServed.length}>; rel="next"` });
+      case "echo":
+        return json(response, 401, {
+          code: "unauthorized",
+          message: `Refused ${request.headers.authorization}`,
+          status: 401,
+        });
+      case "teapot":
+        return json(response, 418, { code: "teapot", message: "Short and stout.", status: 418 });
       case "lost": {
         const chunks: Buffer[] = [];
         for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -102,6 +120,7 @@ export const startHostileServer = async (api?: string): Promise<HostileServer> =
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     hugeBytesSent,
+    emptyPagesServed,
     bookmarksSent,
     close: () =>
       new Promise((resolve) => {

@@ -115,7 +115,26 @@ describe("installed from its tarball into a project elsewhere", () => {
     expect(seen.objectList).toMatchObject(unexpected("The answer is not a list of pets."));
     expect(seen.arrayForAPet).toMatchObject(unexpected("The answer is not a pet."));
     expect(seen.walkNull).toMatchObject(unexpected("The answer is not a list of pets."));
-    expect(seen.repeatedCursor).toMatchObject(unexpected("The API repeated a cursor."));
+    expect(seen.repeatedCursor).toMatchObject(
+      unexpected("The API sent a pet again or out of order: the walk cannot go on."),
+    );
+    // A malformed next link is the API's not, typed; a malformed successor leaves the create's pet as it is.
+    expect(seen.badNextLink).toMatchObject(unexpected("The next link is not the API's."));
+    expect(seen.badSuccessor.value).toMatchObject({ name: "Rex" });
+    // Empty pages that keep pointing on: the walk ends at the first, after two requests.
+    expect(seen.emptyPages).toMatchObject(unexpected("The API sent an empty page that points to another."));
+    expect(standIn.emptyPagesServed).toEqual([""]);
+    // Whatever the server echoes, the key is not in the error; a code the API does not send is typed so.
+    expect(seen.echoedKey).toMatchObject({
+      error: "ApiError",
+      code: "unauthorized",
+      message: "Refused Bearer ps_[redacted]",
+    });
+    expect(seen.unknownCode).toMatchObject({
+      error: "ApiError",
+      code: "unknown_code",
+      message: "Code 'teapot', which the API does not send: Short and stout.",
+    });
     expect(seen.redirect).toMatchObject({
       error: "ApiError",
       code: "unexpected_response",

@@ -107,6 +107,7 @@ const CODES = {
   rate_limited: 429,
   internal_error: 500,
   unavailable: 503,
+  unknown_code: null,
   unexpected_response: null,
   response_too_large: null,
 } satisfies Record<ErrorCode, number | null>;
