@@ -27,7 +27,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { countRowsQuery, inspectDump } from "./lib/check-dump";
+import { checkTimeLimitMs, countRowsQuery, inspectDumpInTime } from "./lib/check-dump";
 import { openLocalStores, openStores, type Stores } from "./lib/stores";
 import { describeTarget, TARGET_OPTIONS, type Target, targetArgs, targetFrom } from "./lib/target";
 import { wrangler } from "./lib/wrangler";
@@ -100,7 +100,7 @@ const openDatabase = async (target: Target, input: string, dump: string) => {
 /** Restores `input` into the target's empty database; returns what it restored, throws what it refused. */
 export const restore = async (target: Target, input: string): Promise<string> => {
   const dump = readFileSync(input, "utf8");
-  const { rows } = inspectDump(dump);
+  const { rows } = await inspectDumpInTime(input, checkTimeLimitMs(Buffer.byteLength(dump)));
   const { stores, runDump } = await openDatabase(target, input, dump);
   try {
     const tables = (await stores.query<{ name: string }>(TABLES_QUERY)).map(({ name }) => name);

@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { inspectDump } from "../../../scripts/lib/check-dump";
+import { checkTimeLimitMs, inspectDump, inspectDumpInTime } from "../../../scripts/lib/check-dump";
+import { MIGRATIONS_DIR, migrationFiles } from "../../../scripts/lib/local-migrations";
 
 // The restore's check runs a stranger's file in node:sqlite before anything is restored:
 // a crafted dump must not reach the disk or load code from that check. Each statement is
@@ -34,5 +35,48 @@ describe("a crafted dump", () => {
     ["a temporary table", "CREATE TEMP TABLE s (a);", /sqlite_temp_master/],
   ])("that holds %s is refused", (_, statement, named) => {
     expect(() => inspectDump(`${PRELUDE}${statement}`)).toThrow(named);
+  });
+});
+
+/** A dump of an empty database as the migrations build it, with their record, as an export writes one. */
+const EMPTY_DUMP = [
+  ...migrationFiles().map((file) => readFileSync(path.join(MIGRATIONS_DIR, file), "utf8")),
+  "CREATE TABLE d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP);",
+  ...migrationFiles().map((file) => `INSERT INTO d1_migrations (name) VALUES ('${file}');`),
+].join("\n");
+const dumpFile = (name: string, sql: string) => {
+  const file = path.join(scratch, name);
+  writeFileSync(file, sql);
+  return file;
+};
+
+describe("the check's reading of a dump", () => {
+  it("reads the whole of it: a NUL byte, before which SQLite would stop, is refused", () => {
+    expect(inspectDump(EMPTY_DUMP).rows).toMatchObject({ pets: 0 });
+    const hidden = `SELECT 1 /* \0 */;\n${EMPTY_DUMP}\nCREATE TRIGGER t_ai AFTER INSERT ON pets BEGIN SELECT 1; END;`;
+    expect(() => inspectDump(hidden)).toThrow(
+      "The dump holds a NUL byte (at character 12), which no export has: SQLite would read only what comes before it. Nothing was restored.",
+    );
+  });
+
+  it("may take 10 s, and 1 s more per MiB begun", () => {
+    expect(checkTimeLimitMs(0)).toBe(10_000);
+    expect(checkTimeLimitMs(1)).toBe(11_000);
+    expect(checkTimeLimitMs(2 ** 20)).toBe(11_000);
+    expect(checkTimeLimitMs(2 ** 20 + 1)).toBe(12_000);
+  });
+
+  it("gives up at its time limit, ending the check's process, with a clear message", async () => {
+    const values = `(VALUES ${Array.from({ length: 100 }, (_, i) => `(${i})`).join(",")})`;
+    const endless = dumpFile("endless.sql", `${EMPTY_DUMP}\nSELECT count(*) FROM ${Array(5).fill(values).join(", ")};`);
+    await expect(inspectDumpInTime(endless, 1_000)).rejects.toThrow(
+      "The dump's check did not finish within 1 s: no export takes that long to run. Nothing was restored.",
+    );
+  });
+
+  it("in its own process, gives what the dump holds, or what is wrong with it", async () => {
+    const { rows } = await inspectDumpInTime(dumpFile("empty.sql", EMPTY_DUMP), 60_000);
+    expect(rows).toMatchObject({ pets: 0 });
+    await expect(inspectDumpInTime(dumpFile("nul.sql", `SELECT 1 /* \0 */;`), 60_000)).rejects.toThrow(/NUL byte/);
   });
 });

@@ -118,4 +118,23 @@ export const OPERATIONS: Citation[] = [
       ),
     ],
   },
+  {
+    page: "docs/operations.md",
+    test: "test/node/scripts/restore-check.test.ts",
+    claim: "reads all of it (a NUL byte, before which SQLite would stop reading, is refused)",
+    shownBy: [
+      "the check's reading of a dump > reads the whole of it: a NUL byte, before which SQLite would stop, is refused",
+      "the check's reading of a dump > may take 10 s, and 1 s more per MiB begun",
+      "the check's reading of a dump > gives up at its time limit, ending the check's process, with a clear message",
+    ],
+    breaks: [
+      edit("scripts/lib/check-dump.ts", 'const nul = sql.indexOf("\\0");', "const nul = -1;"),
+      edit(
+        "scripts/lib/check-dump.ts",
+        "10_000 + Math.ceil(bytes / 2 ** 20) * 1_000",
+        "10_000 + Math.ceil(bytes / 2 ** 20) * 2_000",
+      ),
+      edit("scripts/lib/check-dump.ts", 'check.kill("SIGKILL");', "return;"),
+    ],
+  },
 ];
