@@ -123,9 +123,9 @@ export const OPERATIONS: Citation[] = [
     test: "test/node/scripts/restore-check.test.ts",
     claim: "reads all of it (a NUL byte, before which SQLite would stop reading, is refused)",
     shownBy: [
-      "the check's reading of a dump > reads the whole of it: a NUL byte, before which SQLite would stop, is refused",
-      "the check's reading of a dump > may take 10 s, and 1 s more per MiB begun",
-      "the check's reading of a dump > gives up at its time limit, ending the check's process, with a clear message",
+      "reads the whole of it: a NUL byte, before which SQLite would stop, is refused",
+      "may take 10 s, and 1 s more per MiB begun",
+      "gives up at its time limit, ending the check's process, with a clear message",
     ],
     breaks: [
       edit("scripts/lib/check-dump.ts", 'const nul = sql.indexOf("\\0");', "const nul = -1;"),
