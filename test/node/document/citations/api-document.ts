@@ -127,7 +127,7 @@ export const API_DOCUMENT: Citation[] = [
     test: "test/e2e/local/path-prefix.test.ts",
     claim: "under a gateway's path prefix too",
     shownBy: [
-      "the client walks every page: each next link resolves inside the prefix",
+      "each next link, resolved against the request's URL, is the next page under the prefix",
       "a new pet's Location, resolved against the request's URL, is the pet under the prefix",
     ],
     breaks: [
