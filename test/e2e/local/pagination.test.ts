@@ -32,6 +32,6 @@ describe("GET /v1/pets's next link", () => {
     const forged = `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: attacker.example\r\nAuthorization: Bearer ${apiKey}\r\nConnection: close\r\n\r\n`;
     const [answer] = await rawHttp([Buffer.from(forged)]);
     expect(answer?.status).toBe(200);
-    expect(answer?.headers.get("Link")).toMatch(/^<\/v1\/pets\?limit=1&cursor=[\w.-]+>; rel="next"$/);
+    expect(answer?.headers.get("Link")).toMatch(/^<\?limit=1&cursor=[\w.-]+>; rel="next"$/);
   });
 });
