@@ -77,12 +77,8 @@ describe("a key's expiry", () => {
     vi.setSystemTime(Date.parse(expiresAt) - 1);
     expect((await call("/v1/pets", { key, bindings: counted.env })).status).toBe(200);
     vi.setSystemTime(Date.parse(expiresAt));
-    const refused = await call("/v1/pets", { key, bindings: counted.env });
-    const expired = await expectError(refused, 401, "unauthorized");
+    const expired = await expectError(await call("/v1/pets", { key, bindings: counted.env }), 401, "unauthorized");
     expect(expired.message).toBe(`The API key expired at ${expiresAt}.`);
-    expect(refused.headers.get("WWW-Authenticate")).toBe(
-      'Bearer realm="petstore", error="invalid_token", error_description="The API key has expired"',
-    );
     // One KV read, the first: the record was cached, and the cache did not extend the key's life.
     expect(counted.counts.kv).toBe(1);
   });

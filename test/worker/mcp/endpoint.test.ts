@@ -1,31 +1,22 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { MAX_BODY_BYTES } from "../../../src/http/json-body";
-import { buildRequest } from "../../helpers/api-client";
-import { type CallOptions, call, createApiKey, expectError, send } from "../../helpers/index";
+import { type CallOptions, call, createApiKey, expectError } from "../../helpers/index";
+import { errorCodeOf, MCP, postMcp } from "../../helpers/mcp-calls";
 import { wrapBindings } from "../../helpers/wrap-bindings";
 
-// The edges of POST /mcp (src/mcp/): each protocol fault with its JSON-RPC code, the HTTP
-// answers around it, and what a tool call costs and logs. The agent's whole session, with
-// the official SDK's client and the Inspector, is in test/e2e/local/mcp.test.ts.
+// The edges of POST /mcp (src/mcp/): each protocol fault with its JSON-RPC code, the
+// versions offered, and the HTTP answers around them. Browsers: ./origins.test.ts; the
+// count and a tool's arguments: ./count.test.ts, ./arguments.test.ts; the agent's whole
+// session, with the official SDK's client and the Inspector, test/e2e/local/mcp.test.ts.
 
-const MCP = "MCP's JSON-RPC over HTTP, which the MCP specification describes, not openapi.json";
 let key: string;
 beforeAll(async () => {
   key = await createApiKey("mcp edges");
 });
 afterEach(() => vi.restoreAllMocks());
 
-const post = (body: unknown, options: CallOptions = {}) =>
-  call("/mcp", {
-    key,
-    method: "POST",
-    outsideContract: MCP,
-    ...(typeof body === "string" ? { body, headers: { "Content-Type": "application/json" } } : { json: body }),
-    ...options,
-  });
+const post = (body: unknown, options: CallOptions = {}) => postMcp(key, body, options);
 const rpc = (method: string, params?: unknown, id: unknown = 1) => post({ jsonrpc: "2.0", id, method, params });
-const errorCodeOf = async (response: Response) => ((await response.json()) as { error?: { code: number } }).error?.code;
 
 describe("POST /mcp", () => {
   it("answers malformed JSON with -32700, and a batch with -32600, each 400", async () => {
@@ -141,7 +132,10 @@ describe("POST /mcp", () => {
     const listing = { ...env, ALLOWED_ORIGINS: "https://app.example" };
     await expectError(await ping("https://evil.example", listing), 403, "forbidden");
     expect((await ping("https://app.example", listing)).status).toBe(200);
-    await expectError(await post(`"${"x".repeat(MAX_BODY_BYTES)}"`), 413, "payload_too_large");
+    // docs/mcp.md: a body of at most 64 KiB, as for the API; a ping padded to the byte passes.
+    const padded = (bytes: number) => `{"jsonrpc":"2.0","id":1,"method":"ping"}`.padEnd(bytes, " ");
+    expect((await post(padded(64 * 1024))).status).toBe(200);
+    await expectError(await post(padded(64 * 1024 + 1)), 413, "payload_too_large");
     // No key, an unknown one, an expired one: 401 before any message is read, with the
     // challenge that tells a bridge (mcp-remote) the key is wrong rather than to sign in.
     const expired = await createApiKey("expired agent", { expiresAt: "2020-01-01T00:00:00.000Z" });
@@ -161,68 +155,6 @@ describe("POST /mcp", () => {
     const response = await call("/mcp", { key, outsideContract: MCP });
     await expectError(response, 405, "method_not_allowed");
     expect(response.headers.get("Allow")).toBe("POST");
-  });
-});
-
-describe("/mcp from a browser", () => {
-  const allowing = { ...env, ALLOWED_ORIGINS: "https://app.example" };
-  const preflight = (origin: string, bindings: Cloudflare.Env = allowing) =>
-    call("/mcp", {
-      method: "OPTIONS",
-      bindings,
-      outsideContract: MCP,
-      headers: {
-        Origin: origin,
-        "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "authorization,content-type,mcp-protocol-version",
-      },
-    });
-
-  it("answers the preflight of an origin ALLOWED_ORIGINS names, and its answers carry CORS headers", async () => {
-    const allowed = await preflight("https://app.example");
-    expect(allowed.status).toBe(204);
-    expect(allowed.headers.get("Access-Control-Allow-Origin")).toBe("https://app.example");
-    expect(allowed.headers.get("Access-Control-Allow-Methods")).toBe("POST");
-    expect(allowed.headers.get("Access-Control-Allow-Headers")).toBe(
-      "Authorization,Content-Type,MCP-Protocol-Version,X-Request-Id",
-    );
-    const answer = await post(
-      { jsonrpc: "2.0", id: 1, method: "ping" },
-      { bindings: allowing, headers: { Origin: "https://app.example" } },
-    );
-    expect(answer.status).toBe(200);
-    expect(answer.headers.get("Access-Control-Allow-Origin")).toBe("https://app.example");
-    expect(answer.headers.get("Access-Control-Expose-Headers")).toContain("WWW-Authenticate");
-  });
-
-  it("gives an origin it does not name no CORS headers, and its request the 403; '*' names none", async () => {
-    for (const [origin, bindings] of [
-      ["https://evil.example", allowing],
-      ["https://app.example", env],
-    ] as const) {
-      expect((await preflight(origin, bindings)).headers.has("Access-Control-Allow-Origin")).toBe(false);
-      const refused = await post({ jsonrpc: "2.0", id: 1, method: "ping" }, { bindings, headers: { Origin: origin } });
-      await expectError(refused, 403, "forbidden");
-      expect(refused.headers.has("Access-Control-Allow-Origin")).toBe(false);
-    }
-  });
-
-  // The conformance suite's DNS-rebinding scenario: a loopback server's own origin passes; a
-  // rebinding page's origin, though its Host repeats it, does not.
-  it.each([
-    ["http://localhost:8787", 200],
-    ["http://127.0.0.1:8787", 200],
-    ["http://[::1]:8787", 200],
-    ["http://evil.example.com", 403],
-    ["https://petstore.test", 403],
-  ])("takes a request to %s/mcp with its own Origin with %i", async (origin, status) => {
-    const request = buildRequest(`${origin}/mcp`, {
-      key,
-      method: "POST",
-      json: { jsonrpc: "2.0", id: 1, method: "ping" },
-      headers: { Origin: origin },
-    });
-    expect((await send(request, { outsideContract: MCP })).status).toBe(status);
   });
 });
 
