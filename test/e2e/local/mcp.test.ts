@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -9,10 +10,10 @@ import { type Harness, startHarness } from "../helpers/harness";
 
 // An agent's session through the official MCP SDK's client, over Streamable HTTP, against
 // the Worker in wrangler's test harness as staging configures it (its rate limit of 600 a
-// minute is one a test can reach); then the MCP Inspector's CLI as an outside client.
+// minute is one a test can reach); then docs/mcp.md's local recipe, the Inspector's CLI and
+// an SDK agent, as the page writes them.
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
-const INSPECTOR = path.join(ROOT, "node_modules/@modelcontextprotocol/inspector-cli/build/index.js");
 const SUNSET = "Thu, 05 Dec 2030 00:00:00 GMT";
 let api: Harness;
 let readKey: string;
@@ -124,35 +125,35 @@ describe("an agent's session through the official SDK's client", () => {
   });
 });
 
-describe("the MCP Inspector's CLI", () => {
-  const inspect = async (...args: string[]) => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [
-        INSPECTOR,
-        `${api.origin}/mcp`,
-        "--transport",
-        "http",
-        "--header",
-        `Authorization: Bearer ${api.apiKey}`,
-        ...args,
-      ],
-      // From its own folder: it looks for its package.json relative to the working directory.
-      { timeout: 30_000, cwd: path.dirname(INSPECTOR) },
-    );
-    return JSON.parse(stdout);
-  };
+describe("docs/mcp.md's local recipe, as written", () => {
+  const recipe = readFileSync(path.join(ROOT, "docs/mcp.md"), "utf8").split("## Trying it locally")[1] ?? "";
+  const block = (language: string) => new RegExp(`\`\`\`${language}\n([\\s\\S]*?)\`\`\``).exec(recipe)?.[1] ?? "";
+  /** Each command of the shell block, its continued lines joined, pointed at the harness rather than npm run dev. */
+  const commands = () =>
+    block("sh")
+      .replaceAll("\\\n", " ")
+      .split("\n")
+      .filter((line) => line.startsWith("npx "))
+      .map((line) => line.replaceAll("http://localhost:8787", api.origin));
 
-  it("lists the tools and calls one, as an outside client", async () => {
-    const { tools } = await inspect("--method", "tools/list");
+  it("lists the tools and adds a pet with the Inspector's CLI, the current one (@modelcontextprotocol/inspector 2.x)", async () => {
+    expect(block("sh")).toMatch(/^KEY=\$\(cat \.wrangler\/dev-api-key\)\n/);
+    const [list, create] = commands();
+    const env = { ...process.env, KEY: api.apiKey };
+    const run = async (command = "") =>
+      JSON.parse((await promisify(execFile)("bash", ["-c", command], { cwd: ROOT, env })).stdout);
+    const { tools } = await run(list);
     expect(tools.map(({ name }: { name: string }) => name)).toEqual(["list_pets", "create_pet", "get_pet"]);
-    const created = await inspect(
-      ...["--method", "tools/call", "--tool-name", "create_pet"],
-      ...["--tool-arg", "name=Inspected Rex", "categoryId=1"],
-    );
-    expect(created.structuredContent).toMatchObject({ name: "Inspected Rex", categoryId: 1, status: "available" });
-    const listed = await inspect("--method", "tools/call", "--tool-name", "list_pets", "--tool-arg", "limit=100");
-    expect(listed.isError ?? false).toBe(false);
-    expect(listed.structuredContent.pets).toContainEqual(created.structuredContent);
-  }, 60_000);
+    const created = await run(create);
+    expect(created.structuredContent).toMatchObject({ name: "Rex", categoryId: 1, status: "available" });
+  }, 300_000);
+
+  it("runs the SDK agent of the page, which lists pets", async () => {
+    const folder = path.join(ROOT, "node_modules/.cache/mcp-recipe");
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, "agent.mjs"), block("js"));
+    const env = { ...process.env, KEY: api.apiKey, PETSTORE_MCP: `${api.origin}/mcp` };
+    const { stdout } = await promisify(execFile)(process.execPath, ["agent.mjs"], { cwd: folder, env });
+    expect(JSON.parse(stdout)).toMatchObject({ pets: expect.any(Array) });
+  }, 300_000);
 });

@@ -5,7 +5,7 @@ export const MCP: Citation[] = [
   {
     page: "docs/mcp.md",
     test: "test/e2e/local/mcp.test.ts",
-    claim: "runs an agent's session through the official TypeScript SDK's client and the MCP Inspector's CLI",
+    claim: "runs an agent's session through the official TypeScript SDK's client and this page's local recipe",
     shownBy: [
       "lists the tools, pages through the pets, creates one once for a repeated key, and is told get_pet is deprecated",
     ],
@@ -14,9 +14,22 @@ export const MCP: Citation[] = [
   {
     page: "docs/mcp.md",
     test: "test/e2e/local/mcp.test.ts",
-    claim: "the MCP Inspector's CLI",
-    shownBy: ["lists the tools and calls one, as an outside client"],
-    breaks: [edit("src/mcp/call.ts", "structuredContent: value,", "")],
+    claim: "runs both blocks as they are written here",
+    shownBy: [
+      "lists the tools and adds a pet with the Inspector's CLI, the current one (@modelcontextprotocol/inspector 2.x)",
+      "runs the SDK agent of the page, which lists pets",
+    ],
+    breaks: [
+      edit("src/mcp/routes.ts", "listTools: () => ({ tools: TOOLS }),", "listTools: () => ({ tools: [] }),"),
+      edit("src/mcp/call.ts", "structuredContent: value,", ""),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/node/mcp/tool-schemas.test.ts",
+    claim: "compile under a strict validator",
+    shownBy: ["of list_pets compile under strict JSON Schema 2020-12"],
+    breaks: [edit("src/mcp/tools.ts", "if (OPENAPI_FORMATS.has(rest.format as string)) delete rest.format;", "")],
   },
   {
     page: "docs/mcp.md",
