@@ -4,6 +4,7 @@ import { expect, inject } from "vitest";
 import type { Pet } from "../../../src/schemas";
 import { buildRequest, createPetThrough, type RequestOptions } from "../../helpers/api-client";
 import { expectConformance } from "../../helpers/conformance";
+import { expectMcpConformance } from "../../helpers/mcp-conformance";
 
 export { expectError, expectUnavailable, nextLink, nextQuery, walkPages } from "../../helpers/api-client";
 
@@ -46,6 +47,8 @@ export const api = async (
   const response = await fetch(request);
   if (throughPrism) expectNoResponseViolations(request.method, new URL(request.url), response);
   else if (!outsideContract) await expectConformance(sent, response);
+  // /mcp's answers are held to MCP's official schemas instead (test/helpers/mcp-conformance.ts).
+  if (new URL(request.url).pathname === "/mcp") await expectMcpConformance(sent.method, await sent.text(), response);
   return response;
 };
 

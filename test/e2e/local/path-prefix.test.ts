@@ -50,10 +50,10 @@ describe("behind a gateway's path prefix", () => {
     // As a client that knows only RFC 8288 follows it: the Link's target, resolved, is the next URL.
     const walked: string[] = [];
     for (let url: string | undefined = `${base}/pets?status=sold&limit=2`; url !== undefined; ) {
-      const page = await fetch(url, { headers: { Authorization: `Bearer ${api.apiKey}` } });
+      const page: Response = await fetch(url, { headers: { Authorization: `Bearer ${api.apiKey}` } });
       expect(page.status, url).toBe(200);
       walked.push(...((await page.json()) as { name: string }[]).map(({ name }) => name));
-      const target = /^<([^>]+)>; rel="next"$/.exec(page.headers.get("Link") ?? "")?.[1];
+      const target: string | undefined = /^<([^>]+)>; rel="next"$/.exec(page.headers.get("Link") ?? "")?.[1];
       url = target === undefined ? undefined : new URL(target, url).href;
     }
     expect(walked).toEqual(names);
