@@ -5,6 +5,7 @@
 // for agents as they do over HTTP.
 import openapi from "../../openapi.json";
 import { DEPRECATIONS, deprecationHeaders } from "../deprecation/deprecated-operation";
+import { LIMIT_RULE } from "../schemas";
 
 type Schema = Record<string, unknown>;
 const document = openapi as unknown as {
@@ -41,6 +42,12 @@ const parameters = (path: string, method: string) =>
       .map(({ name, schema, description }) => [name, { ...(inline(schema) as Schema), description }]),
   );
 
+/** The properties, with one of them described anew. */
+const withDescription = (properties: Record<string, unknown>, name: string, description: string) => ({
+  ...properties,
+  [name]: { ...(properties[name] as Schema), description },
+});
+
 const getPet = deprecationHeaders(DEPRECATIONS.getPet);
 /** What get_pet's description and every one of its results say of its end. */
 export const GET_PET_DEPRECATION = {
@@ -55,7 +62,10 @@ export const TOOLS = [
     title: "List pets",
     description:
       "One page of pets, by ascending id (GET /v1/pets). Pass nextCursor back as cursor for the next page; it is absent on the last.",
-    inputSchema: object(parameters("/pets", "get")),
+    // limit is a JSON integer here, not the query's decimal digits: its description says so.
+    inputSchema: object(
+      withDescription(parameters("/pets", "get"), "limit", `The most pets in the page: ${LIMIT_RULE}.`),
+    ),
     outputSchema: object({ pets: component("Pets"), nextCursor: { type: "string" } }, ["pets"]),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
