@@ -145,7 +145,7 @@ export const mcpCors = (mayCall: (origin: string, c: Context<AppEnv>) => boolean
       origin: (origin, c) => (origin && mayCall(origin, c) ? origin : null),
       varyOrigin: true,
       allowMethods: () => ["POST"],
-      allowHeaders: ["Authorization", "Content-Type", "MCP-Protocol-Version", "X-Request-Id"],
+      allowHeaders: ["Authorization", "Content-Type", "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name", "X-Request-Id"],
       exposeHeaders: ["X-Request-Id", "Retry-After", "WWW-Authenticate"],
     }),
   );

@@ -1,8 +1,9 @@
 // POST /mcp: the Model Context Protocol over Streamable HTTP, on the API's own host, for
 // agents (docs/mcp.md). The same key as the API's, in Authorization: a missing, unknown or
 // expired one is 401 before any message is read. An Origin that may not call it is 403 (the
-// specification's guard against DNS rebinding); an MCP-Protocol-Version this server does
-// not speak is 400. It answers in JSON and offers no stream: GET is 405.
+// specification's guard against DNS rebinding); a version this server does not speak, or
+// headers that disagree with the body, are 400 (./versions.ts). It answers in JSON and offers
+// no stream: GET is 405.
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
@@ -14,8 +15,10 @@ import { isWithinLimit, rateLimited } from "../http/rate-limit";
 import { requireApiKey } from "../keys/authenticate";
 import { argumentsProblem } from "./arguments";
 import { type ApiFetch, callTool, refusedCall } from "./call";
-import { answer, INVALID_REQUEST, isObject, PARSE_ERROR, PROTOCOL_VERSIONS, readableId, rpcError } from "./protocol";
+import { INVALID_REQUEST, isObject, PARSE_ERROR, type Reply, readableId, rpcError } from "./json-rpc";
+import { answer } from "./protocol";
 import { isToolName, TOOLS } from "./tools";
+import { eraOf } from "./versions";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -38,18 +41,6 @@ const checkOrigin = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-const checkProtocolVersion = createMiddleware<AppEnv>(async (c, next) => {
-  const version = c.req.header("MCP-Protocol-Version");
-  if (version !== undefined && !PROTOCOL_VERSIONS.includes(version)) {
-    const spoken = PROTOCOL_VERSIONS.join(", ");
-    throw new ApiError(
-      "invalid_request",
-      `MCP-Protocol-Version '${excerpt(version)}' is not one this server speaks: ${spoken}.`,
-    );
-  }
-  await next();
-});
-
 /** A tools/call request of one of the tools (with an id: a notification runs nothing). */
 const toolCalled = (message: unknown) => {
   if (!isObject(message) || message.method !== "tools/call" || readableId(message) === undefined) return undefined;
@@ -57,8 +48,12 @@ const toolCalled = (message: unknown) => {
   return isToolName(name) ? name : undefined;
 };
 
+const listTools = () => ({ tools: [...TOOLS] });
+
 export const mcpRoutes = (fetchApi: ApiFetch) =>
-  new Hono<AppEnv>().post("/", checkOrigin, checkProtocolVersion, requireApiKey, async (c) => {
+  new Hono<AppEnv>().post("/", checkOrigin, requireApiKey, async (c) => {
+    const reply = (body: Reply | undefined, status: 200 | 400 | 404) =>
+      body ? c.json(body, status) : c.body(null, 202);
     // Every request counts once against the key's limit, here, whatever it holds; the
     // operation a tool runs does not count it again (./call.ts).
     const withinLimit = await isWithinLimit(c, "RATE_LIMITER", c.get("apiKey").hash);
@@ -69,13 +64,18 @@ export const mcpRoutes = (fetchApi: ApiFetch) =>
       message = JSON.parse(text);
     } catch {
       if (!withinLimit) throw rateLimited();
-      return c.json(rpcError(undefined, PARSE_ERROR, "The body is not JSON."), 400);
+      return reply(rpcError(undefined, PARSE_ERROR, "The body is not JSON."), 400);
     }
     const tool = toolCalled(message);
-    const id = readableId(message);
+    const era = eraOf(message, (name) => c.req.header(name));
     if (!withinLimit) {
-      if (!tool || id === undefined) throw rateLimited();
-      return c.json({ jsonrpc: "2.0", id, result: refusedCall(c, tool, rateLimited()) });
+      // A tool call's 429 is its result, for the agent to act on; anything else gets the HTTP 429.
+      if (!tool || "refusal" in era) throw rateLimited();
+      const limited = await answer(message, era, {
+        listTools,
+        callTool: () => Promise.resolve(refusedCall(c, tool, rateLimited())),
+      });
+      return reply(limited.reply, limited.status);
     }
     // The pet body's JSON rules (repeated members, numbers that are not what they say,
     // nesting): in a tool's arguments, a tool error; anywhere else, the message is invalid.
@@ -83,10 +83,11 @@ export const mcpRoutes = (fetchApi: ApiFetch) =>
     const inArguments = tool !== undefined && problem?.path[0] === "params" && problem.path[1] === "arguments";
     if (problem && !inArguments) {
       const what = { repeated: "repeats a member", inexact: "holds an inexact integer", deep: "nests too deep" };
-      return c.json(rpcError(id, INVALID_REQUEST, `The message ${what[problem.kind]}.`), 400);
+      return reply(rpcError(readableId(message), INVALID_REQUEST, `The message ${what[problem.kind]}.`), 400);
     }
-    const { reply, invalid } = await answer(message, {
-      listTools: () => ({ tools: TOOLS }),
+    if ("refusal" in era) return reply(era.refusal, 400);
+    const answered = await answer(message, era, {
+      listTools,
       callTool: (name, args) => {
         if (!isToolName(name)) return undefined;
         return problem
@@ -94,5 +95,5 @@ export const mcpRoutes = (fetchApi: ApiFetch) =>
           : callTool(c, fetchApi, name, args);
       },
     });
-    return reply ? c.json(reply, invalid ? 400 : 200) : c.body(null, 202);
+    return reply(answered.reply, answered.status);
   });

@@ -99,10 +99,16 @@ describe("POST /mcp", () => {
     );
     expect(response.status).toBe(status);
     if (status === 400) {
-      const error = await expectError(response, 400, "invalid_request");
-      expect(error.message).toBe(
-        `MCP-Protocol-Version '${version}' is not one this server speaks: 2025-11-25, 2025-06-18.`,
-      );
+      // 2026-07-28's UnsupportedProtocolVersionError, which every era's client can read.
+      expect(await response.json()).toEqual({
+        jsonrpc: "2.0",
+        id: 1,
+        error: {
+          code: -32022,
+          message: "Unsupported protocol version: this server speaks 2026-07-28, 2025-11-25, 2025-06-18.",
+          data: { supported: ["2026-07-28", "2025-11-25", "2025-06-18"], requested: version },
+        },
+      });
     }
   });
 
@@ -124,7 +130,8 @@ describe("POST /mcp", () => {
       { jsonrpc: "2.0", id: 1, method: "ping" },
       { headers: { "MCP-Protocol-Version": "2099-01-01" } },
     );
-    await expectError(versioned, 400, "invalid_request");
+    expect(versioned.status).toBe(400);
+    expect(await errorCodeOf(versioned)).toBe(-32022);
     // The Origin of a browser's request must be one ALLOWED_ORIGINS names; "*" (this suite's) names none.
     const ping = (origin: string, bindings?: Cloudflare.Env) =>
       post({ jsonrpc: "2.0", id: 1, method: "ping" }, { bindings, headers: { Origin: origin } });

@@ -5,7 +5,7 @@ export const MCP: Citation[] = [
   {
     page: "docs/mcp.md",
     test: "test/e2e/local/mcp.test.ts",
-    claim: "runs an agent's session through the official TypeScript SDK's client and this page's local recipe",
+    claim: "runs an agent's session and this page's local recipe",
     shownBy: [
       "lists the tools, pages through the pets, creates one once for a repeated key, and is told get_pet is deprecated",
     ],
@@ -41,30 +41,48 @@ export const MCP: Citation[] = [
   {
     page: "docs/mcp.md",
     test: "test/worker/mcp/endpoint.test.ts",
-    claim: "covers each protocol edge below",
+    claim: "cover each protocol edge below",
     shownBy: [
       "answers malformed JSON with -32700, and a batch with -32600, each 400",
       "answers an unknown method with -32601, and bad params with -32602, each 200",
     ],
     breaks: [
-      edit("src/mcp/protocol.ts", "export const PARSE_ERROR = -32700;", "export const PARSE_ERROR = -32600;"),
-      edit("src/mcp/protocol.ts", "const METHOD_NOT_FOUND = -32601;", "const METHOD_NOT_FOUND = -32602;"),
+      edit("src/mcp/json-rpc.ts", "export const PARSE_ERROR = -32700;", "export const PARSE_ERROR = -32600;"),
+      edit("src/mcp/json-rpc.ts", "export const METHOD_NOT_FOUND = -32601;", "export const METHOD_NOT_FOUND = -32602;"),
     ],
   },
   {
     page: "docs/mcp.md",
-    test: "test/worker/mcp/endpoint.test.ts",
-    claim: "covers each protocol edge",
+    test: "test/worker/mcp/modern.test.ts",
+    claim: "cover each protocol edge below",
     shownBy: [
-      "refuses an MCP-Protocol-Version it does not speak (400), a disallowed Origin (403), a big body (413), a missing, unknown or expired key (401)",
+      "answers server/discover with every version it speaks, its capabilities and its caching hints",
+      "refuses an Mcp-Method other than the method with 400 and -32020 (HeaderMismatch), running nothing",
     ],
-    breaks: [edit("src/mcp/routes.ts", "if (origin !== undefined && !mayCallMcp(origin, c)) {", "if (false) {")],
+    breaks: [
+      edit("src/mcp/protocol.ts", "ttlMs: 300_000,", "ttlMs: 3_600_000,"),
+      edit("src/mcp/versions.ts", 'if (header("Mcp-Method") !== method)', "if (false)"),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/e2e/local/mcp-eras.test.ts",
+    claim: "runs the official SDK's v2 client pinned to 2026-07-28",
+    shownBy: ["discovers the server, lists the tools and calls one, sending the revision's headers, never initialize"],
+    breaks: [edit("src/mcp/protocol.ts", 'case "modern server/discover":', 'case "modern server/discover-renamed":')],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/e2e/local/mcp-conformance.test.ts",
+    claim: "runs the official conformance suite",
+    shownBy: ["passes dns-rebinding-protection"],
+    breaks: [edit("src/mcp/routes.ts", "(origin === own.origin && LOOPBACK_HOSTS", "(false && LOOPBACK_HOSTS")],
   },
   {
     page: "docs/mcp.md",
     test: "test/e2e/live/mcp.test.ts",
     claim: "initializes, lists the tools and lists a page through `list_pets`",
     shownBy: ["POST /mcp initializes, lists the three tools and lists pets through list_pets"],
-    breaks: [edit("src/mcp/protocol.ts", 'case "tools/list":', 'case "tools/list-renamed":')],
+    breaks: [edit("src/mcp/protocol.ts", 'case "legacy tools/list":', 'case "legacy tools/list-renamed":')],
   },
 ];
