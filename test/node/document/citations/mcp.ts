@@ -20,7 +20,11 @@ export const MCP: Citation[] = [
       "runs the SDK agent of the page, which lists pets",
     ],
     breaks: [
-      edit("src/mcp/routes.ts", "listTools: () => ({ tools: TOOLS }),", "listTools: () => ({ tools: [] }),"),
+      edit(
+        "src/mcp/routes.ts",
+        "const listTools = () => ({ tools: [...TOOLS] });",
+        "const listTools = () => ({ tools: [] });",
+      ),
       edit("src/mcp/call.ts", "structuredContent: value,", ""),
     ],
   },
