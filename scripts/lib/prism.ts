@@ -10,7 +10,8 @@ import { freePort, supervise } from "./supervise";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 // The CLI's own entry, run by this Node: its bin shim would pick whichever `node` is on the PATH.
 const CLI = createRequire(import.meta.url).resolve("@stoplight/prism-cli");
-const READY_TIMEOUT_MS = 60_000;
+// A guard against a Prism that never listens, far above its start on a loaded machine (seconds).
+const READY_TIMEOUT_MS = 600_000;
 // Prism logs each problem it finds in an answer as "Violation: response<where> <what>".
 const RESPONSE_VIOLATION = /Violation: response\b.*/;
 

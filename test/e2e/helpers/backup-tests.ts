@@ -36,9 +36,7 @@ export const backupTests = (state: ScratchState) => {
     }
   };
 
-  it("restores into fresh state a database that answers the same pets, ids and idempotency records", {
-    timeout: 120_000,
-  }, async () => {
+  it("restores into fresh state a database that answers the same pets, ids and idempotency records", async () => {
     const on =
       (origin: string) =>
       (pathname: string, init: Parameters<typeof api>[1] = {}) =>

@@ -117,7 +117,7 @@ export const keyScriptTests = (state: ScratchState) => {
     const listed = async () => (await keys(["list"])).printed.join("\n");
     // The day of use is written right after the response.
     await expect
-      .poll(async () => row.exec(await listed())?.slice(1), { timeout: 20_000, interval: 250 })
+      .poll(async () => row.exec(await listed())?.slice(1), { timeout: 600_000, interval: 250 })
       .toEqual([expires, today]);
     expect(await listed()).toMatch(/^hash +label +scopes +created +expires +last used$/m);
   });

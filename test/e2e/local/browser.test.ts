@@ -42,7 +42,7 @@ beforeAll(async () => {
   api = await startHarness({ vars: { ALLOWED_ORIGINS: allowedPage.origin } });
   browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
   standIn = await startHostileServer();
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -114,7 +114,7 @@ describe("a page on an allowed origin", () => {
       refused: 401,
       refusal: { code: "unauthorized", message: expect.any(String), status: 401 },
     });
-  }, 60_000);
+  });
 
   it("runs the client: creates pets, walks them, and keeps the bookmark read through CORS", async () => {
     const seen = await inPageOf(allowedPage.origin, async ({ base, key }) => {
@@ -130,7 +130,7 @@ describe("a page on an allowed origin", () => {
     });
     expect(seen.walked).toEqual(expect.arrayContaining(seen.created));
     expect(seen.bookmark).toMatch(/^[0-9a-f]{8}-/);
-  }, 60_000);
+  });
 
   it("runs the client against a stand-in: a redirect, an oversized answer and a body of the wrong shape are refused", async () => {
     const seen = await inPageOf(
@@ -159,7 +159,7 @@ describe("a page on an allowed origin", () => {
       wrongShape: "ApiError unexpected_response",
     });
     expect(standIn.hugeBytesSent[0]).toBeLessThan(16 * 2 ** 20);
-  }, 60_000);
+  });
 
   it("reads the 404 of unknown paths, preflights included", async () => {
     const statuses = await inPageOf(allowedPage.origin, async ({ base, key }) => {
@@ -174,7 +174,7 @@ describe("a page on an allowed origin", () => {
       [404, "not_found"],
       [404, "not_found"],
     ]);
-  }, 60_000);
+  });
 });
 
 describe("a page on an origin that is not allowed", () => {
@@ -188,5 +188,5 @@ describe("a page on an origin that is not allowed", () => {
       }
     });
     expect(outcome).toBe("blocked: TypeError");
-  }, 60_000);
+  });
 });

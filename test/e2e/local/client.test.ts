@@ -26,7 +26,7 @@ let readKey: string;
 beforeAll(async () => {
   server = await startHarness();
   readKey = await server.issueKey({ label: "reads only", scopes: ["read"] });
-}, 120_000);
+});
 afterAll(() => server?.close());
 
 /** A client of the harness whose requests and answers are recorded, as a caller's `fetch` sees them. */

@@ -22,7 +22,7 @@ beforeAll(async () => {
   expect(served.status).toBe(200);
   writeFileSync(path.join(SDKS, "served-openapi.json"), await served.text());
   await node(["generate.mjs", "served-openapi.json", "generated"]);
-}, 60_000);
+});
 afterAll(() => rmSync(path.join(SDKS, "served-openapi.json"), { force: true }));
 
 it("type-checks both programs with TypeScript 5, strict", async () => {
@@ -30,7 +30,7 @@ it("type-checks both programs with TypeScript 5, strict", async () => {
   const { stdout } = await node([tsc, "-p", ".", "--listFiles"]);
   expect(stdout).toContain(path.join(GENERATED, "hey-api/sdk.gen.ts"));
   expect(stdout).toContain(path.join(GENERATED, "openapi-typescript.ts"));
-}, 60_000);
+});
 
 it.each(["openapi-fetch", "hey-api"])(
   "runs the %s program: creates without status, follows a page's cursor, reads an error",

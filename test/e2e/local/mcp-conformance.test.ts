@@ -76,7 +76,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
   url = `http://localhost:${(proxy.address() as AddressInfo).port}/mcp`;
-}, 120_000);
+});
 afterAll(async () => {
   await new Promise((resolve) => proxy?.close(resolve));
   await api?.close();

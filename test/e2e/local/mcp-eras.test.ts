@@ -13,7 +13,7 @@ import { type Harness, startHarness } from "../helpers/harness";
 let api: Harness;
 beforeAll(async () => {
   api = await startHarness({ vars: { ACCESS_LOG: "off" } });
-}, 120_000);
+});
 afterAll(() => api?.close());
 
 /** fetch, with every answer checked against MCP's schemas, and each request's headers kept. */

@@ -38,7 +38,7 @@ beforeAll(async () => {
   await applyLocalMigrations(stores.database);
   state.key = await createKey(KEY_LABEL, target, stores);
   state.server = await startDevServer({ name: "the operator scripts tests", command: "wrangler dev", persistTo });
-}, 120_000);
+});
 afterAll(async () => {
   await state.stores?.close();
   await state.server?.stop();

@@ -44,7 +44,7 @@ beforeAll(async () => {
   const created = await on("/v1/pets", { method: "POST", json: { name: petName("faults"), categoryId: 1 } });
   known = (await created.json()) as Pet;
   expect((await on(`/v1/pets/${known.id}`)).status).toBe(200);
-}, 120_000);
+});
 afterAll(async () => {
   for (const started of servers) await started.stop();
   rmSync(persistTo, { recursive: true, force: true });
@@ -118,7 +118,7 @@ describe("while the rate limiters' store is locked", () => {
     }
     // The lock did fail the limiter: both requests were served uncounted. wrangler relays
     // the Worker's log lines a moment after the answers.
-    await vi.waitFor(() => expect(limiterFaults()).toBeGreaterThanOrEqual(faultsBefore + 2), { timeout: 20_000 });
+    await vi.waitFor(() => expect(limiterFaults()).toBeGreaterThanOrEqual(faultsBefore + 2), { timeout: 600_000 });
     expect((await on("/v1/pets?limit=1")).status).toBe(200);
   });
 });
@@ -197,4 +197,4 @@ it("loses and doubles nothing it acknowledged when the server is killed with SIG
   for (const create of keyed) expect((await send(second.origin, key, create)).status).toBe(201);
   const afterRetries = await storedByName(second.origin, key);
   for (const { name } of keyed) expect(afterRetries.get(name), name).toHaveLength(1);
-}, 180_000);
+});

@@ -35,7 +35,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => gateway.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}${PREFIX}/v1`;
-}, 120_000);
+});
 afterAll(async () => {
   await new Promise((resolve) => gateway?.close(resolve));
   await api?.close();

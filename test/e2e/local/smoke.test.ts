@@ -17,7 +17,7 @@ beforeAll(async () => {
   server = await startHarness();
   key = server.apiKey;
   liveKey = await server.issueKey({ label: "production's smoke test" }, generateApiKey("production"));
-}, 120_000);
+});
 afterAll(() => server?.close());
 
 /**
@@ -69,7 +69,7 @@ it("passes against the base address with /v1, the key taken from SMOKE_KEY; with
   } finally {
     await relay.close();
   }
-}, 120_000);
+});
 
 it("refuses bad arguments, a test key for production and a live key over plain HTTP, saying what it takes", async () => {
   const origin = server.origin;

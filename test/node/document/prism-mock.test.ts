@@ -72,7 +72,7 @@ describe("prism mock openapi.json", () => {
   let prism: Prism;
   beforeAll(async () => {
     prism = await startPrism(["mock", FILE, "--cors=false"]);
-  }, 90_000);
+  });
   afterAll(() => prism?.stop());
   beforeEach(({ onTestFailed }) => onTestFailed(() => console.error(`Prism's output:\n${prism.output()}`)));
 

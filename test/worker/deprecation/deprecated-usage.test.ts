@@ -52,9 +52,7 @@ describe("calls of getPet", () => {
     expect((await usageOf(key))[0]?.calls).toBe(20);
   });
 
-  it("are written at once, not an interval later, when a full batch of 64 rows is still waiting", {
-    timeout: 30_000,
-  }, async () => {
+  it("are written at once, not an interval later, when a full batch of 64 rows is still waiting", async () => {
     const labelled = (index: number) => createApiKey(`full batch ${index}`);
     const addressOf = (index: number) => `2001:db8:64${index.toString(16).padStart(2, "0")}::1`;
     // Well past any earlier flush, so that this one is written at once: then the next interval starts now.

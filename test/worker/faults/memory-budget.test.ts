@@ -126,7 +126,7 @@ describe("the isolate's caches", () => {
       expect(bytes, share).toBeLessThanOrEqual(CACHE_SHARES[share]);
       expect(bytes, share).toBeGreaterThan(CACHE_SHARES[share] * 0.9);
     }
-  }, 120_000);
+  });
 
   it("estimate a string at two bytes per UTF-16 code unit at least, as V8 stores such names", () => {
     const name = "🐕".repeat(255);

@@ -44,9 +44,7 @@ describe("the count at /mcp", () => {
     expect(limits).toEqual(["RATE_LIMITER"]);
   });
 
-  it(`refuses the ${150 + 1}st request of a minute whatever the ${150} before held: HTTP 429, or a tool call's 429`, {
-    timeout: 30_000,
-  }, async () => {
+  it(`refuses the ${150 + 1}st request of a minute whatever the ${150} before held: HTTP 429, or a tool call's 429`, async () => {
     expect(TEST_RATE_LIMIT).toBe(150);
     const { ping, tool } = await inOneLimiterWindow(async () => {
       const busy = await createApiKey("busy agent");

@@ -43,7 +43,7 @@ describe(`under arbitrary input (seed ${SEED})`, () => {
     key = () => createApiKey("properties");
   });
 
-  it("POST /v1/pets answers any JSON value with 201 or 400", { timeout: 60_000 }, async () => {
+  it("POST /v1/pets answers any JSON value with 201 or 400", async () => {
     const apiKey = await key();
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.jsonValue(), nearlyValidPet), async (body) => {
@@ -55,7 +55,7 @@ describe(`under arbitrary input (seed ${SEED})`, () => {
     );
   });
 
-  it("POST /v1/pets answers any text body with 201, 400 or 413", { timeout: 60_000 }, async () => {
+  it("POST /v1/pets answers any text body with 201, 400 or 413", async () => {
     const apiKey = await key();
     await fc.assert(
       fc.asyncProperty(
@@ -75,7 +75,7 @@ describe(`under arbitrary input (seed ${SEED})`, () => {
     );
   });
 
-  it("GET /v1/pets answers any query string with 200 or 400", { timeout: 60_000 }, async () => {
+  it("GET /v1/pets answers any query string with 200 or 400", async () => {
     const apiKey = await key();
     const parameter = fc.constantFrom("limit", "status", "cursor", "x", "limit[]", "");
     const query = fc.array(fc.tuple(parameter, text), { maxLength: 4 });
@@ -91,7 +91,7 @@ describe(`under arbitrary input (seed ${SEED})`, () => {
     );
   });
 
-  it("GET /v1/pets/{petId} answers any path segment with 200, 400 or 404", { timeout: 60_000 }, async () => {
+  it("GET /v1/pets/{petId} answers any path segment with 200, 400 or 404", async () => {
     const apiKey = await key();
     const segment = fc.oneof(text, fc.integer().map(String), fc.bigInt().map(String), fc.double().map(String));
     await fc.assert(
@@ -103,7 +103,7 @@ describe(`under arbitrary input (seed ${SEED})`, () => {
     );
   });
 
-  it("answers any Authorization or Idempotency-Key header without a 5xx", { timeout: 60_000 }, async () => {
+  it("answers any Authorization or Idempotency-Key header without a 5xx", async () => {
     const apiKey = await key();
     const headerValue = fc
       .string({ unit: "binary-ascii", maxLength: 300 })
