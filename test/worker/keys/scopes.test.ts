@@ -9,11 +9,14 @@ import { countRoundTrips } from "../../helpers/wrap-bindings";
 const newPet = { name: "Scoped Rex", categoryId: 1 };
 
 describe("a key's scopes", () => {
-  it("let a read-only key list and fetch pets, and refuse it createPet with 403 before the body is read or anything stored", async () => {
+  it("let a read-only key list and fetch pets by GET and HEAD, and refuse it createPet with 403 before the body is read or anything stored", async () => {
     const pet = await createPet(await createApiKey("writer"), newPet);
     const reader = await createApiKey("reader", { scopes: ["read"] });
-    expect((await call("/v1/pets", { key: reader })).status).toBe(200);
-    expect((await call(`/v1/pets/${pet.id}`, { key: reader })).status).toBe(200);
+    // docs/keys.md: read is GET and HEAD.
+    for (const method of ["GET", "HEAD"]) {
+      expect((await call("/v1/pets", { key: reader, method })).status, method).toBe(200);
+      expect((await call(`/v1/pets/${pet.id}`, { key: reader, method })).status, method).toBe(200);
+    }
     const before = await countPets();
     const counted = countRoundTrips(env);
     const refused = await expectError(
@@ -38,12 +41,16 @@ describe("a key's scopes", () => {
     expect(await countPets()).toBe(before);
   });
 
-  it("let a write-only key create pets, and refuse it listPets and getPet with 403 naming 'read'", async () => {
+  it("let a write-only key create pets, and refuse it listPets and getPet, by GET or HEAD, with 403 naming 'read'", async () => {
     const writer = await createApiKey("writer only", { scopes: ["write"] });
     const pet = await createPet(writer, newPet);
     for (const path of ["/v1/pets", `/v1/pets/${pet.id}`, "/v1/pets?limit=0"]) {
       const refused = await expectError(await call(path, { key: writer }), 403, "forbidden");
       expect(refused.message).toContain("'read'");
+    }
+    // A HEAD reads too: 403 without a body.
+    for (const path of ["/v1/pets", `/v1/pets/${pet.id}`]) {
+      expect((await call(path, { key: writer, method: "HEAD" })).status).toBe(403);
     }
   });
 
