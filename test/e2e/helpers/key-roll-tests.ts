@@ -98,9 +98,10 @@ export const keyRollTests = (state: ScratchState) => {
     const pet = (await created.json()) as Pet;
 
     const second = (await keys(["roll", first])).printed.at(-1) ?? "";
-    await expect(keys(["roll", first])).rejects.toThrow(
-      `The key with hash ${await hashApiKey(first)} was rolled already, to the key with hash ${await hashApiKey(second)}: roll that one.`,
-    );
+    // The message first: an await among toThrow's arguments would let the roll reject before
+    // the assertion holds its promise, an unhandled rejection on a slow machine.
+    const rolledAlready = `The key with hash ${await hashApiKey(first)} was rolled already, to the key with hash ${await hashApiKey(second)}: roll that one.`;
+    await expect(keys(["roll", first])).rejects.toThrow(rolledAlready);
     const third = (await keys(["roll", second])).printed.at(-1) ?? "";
     for (const key of [second, third]) {
       const retried = await create(key, idempotencyKey);
