@@ -54,8 +54,9 @@ const runKeyCommand = async (command: KeyCommand, target: Target, stores: Stores
       return { said, printed: [key] };
     }
     case "roll": {
-      const { key, oldExpiry } = await rollKey(command, target, stores, now);
-      const said = `Rolled the key: the old one stops working ${everywhereBy(oldExpiry)}; switch its clients to the new one, shown once, below:`;
+      const { key, oldExpiry, successor } = await rollKey(command, target, stores, now);
+      const expires = successor.expiresAt === undefined ? "never expires" : `expires at ${successor.expiresAt}`;
+      const said = `Rolled the key: the old one stops working ${everywhereBy(oldExpiry)}; the new one ${expires} (${successor.why}). Switch the old key's clients to the new one, shown once, below:`;
       return { said, printed: [key] };
     }
     case "revoke": {

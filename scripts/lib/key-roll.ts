@@ -26,7 +26,27 @@ export const claimSettleMs = (target: Target) => (target.remote ? 10_000 : 1_000
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Rolls the key; returns the new key and the instant the old one stops working. */
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The successor's expiry, and why: --expires when given; else the old key's lifetime
+ * (created to expiry) from now, so that a key made to live 30 days is followed by one
+ * that lives 30 days; else none, as the old key had none.
+ */
+const successorExpiry = (old: ApiKeyRecord, expiresAt: string | undefined, overlapMs: number, now: number) => {
+  if (expiresAt !== undefined) return { expiresAt, why: "--expires" };
+  if (old.expiresAt === undefined) return { expiresAt: undefined, why: "as the old key" };
+  const lifetimeMs = Date.parse(old.expiresAt) - Date.parse(old.createdAt);
+  if (!(lifetimeMs > overlapMs)) {
+    throw new Error(
+      `The old key's lifetime (created ${old.createdAt}, expiring ${old.expiresAt}) is not longer than the overlap, so its successor would expire first: pass --expires, or a shorter --overlap.`,
+    );
+  }
+  const days = Math.round((lifetimeMs / DAY_MS) * 100) / 100;
+  return { expiresAt: new Date(now + lifetimeMs).toISOString(), why: `the old key's lifetime, ${days} days, from now` };
+};
+
+/** Rolls the key; returns the new key, its expiry and why, and the instant the old one stops working. */
 export const rollKey = async ({ hash, overlapMs, expiresAt }: Roll, target: Target, stores: Stores, now: number) => {
   const old = await existingRecord(stores, hash, target);
   const rolledAlready = (rolledTo: string) =>
@@ -35,7 +55,8 @@ export const rollKey = async ({ hash, overlapMs, expiresAt }: Roll, target: Targ
   const oldEnd = old.expiresAt === undefined ? Number.POSITIVE_INFINITY : Date.parse(old.expiresAt);
   if (!(now < oldEnd)) throw new Error(`The key with hash ${hash} has expired already: create a new one instead.`);
   const keyId = callerId(old, hash);
-  const { key, record } = newKey(old.label, target, { scopes: old.scopes, expiresAt, keyId }, now);
+  const successor = successorExpiry(old, expiresAt, overlapMs, now);
+  const { key, record } = newKey(old.label, target, { scopes: old.scopes, expiresAt: successor.expiresAt, keyId }, now);
   const newHash = await hashApiKey(key);
   const oldExpiry = Math.min(oldEnd, now + overlapMs);
   const ending: ApiKeyRecord = { ...old, expiresAt: new Date(oldExpiry).toISOString(), rolledTo: newHash };
@@ -69,5 +90,5 @@ export const rollKey = async ({ hash, overlapMs, expiresAt }: Roll, target: Targ
       `another key:roll of this key ran at the same time, and its key (hash ${after}) is the successor: use that one`,
     );
   }
-  return { key, oldExpiry };
+  return { key, oldExpiry, successor };
 };

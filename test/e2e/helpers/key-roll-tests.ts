@@ -59,6 +59,28 @@ export const keyRollTests = (state: ScratchState) => {
     expect(rows[0]).not.toMatch(/\p{Cc}/u);
   });
 
+  it("roll a key into one that lives as long: the old key's lifetime from the roll, never for a key that never does, or --expires; saying which", async () => {
+    const DAY_MS = 24 * 60 * 60 * 1000;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const rolledAt = Date.now();
+    const roll = async (args: string[]) => (await keys(["roll", ...args], rolledAt)).said;
+    const thirtyDays = await newKey(["create", "thirty days", "--expires", "30d"]);
+    expect(await roll([thirtyDays])).toContain(
+      `the new one expires at ${iso(rolledAt + 30 * DAY_MS)} (the old key's lifetime, 30 days, from now).`,
+    );
+    expect(await roll([await newKey(["create", "lasting"])])).toContain("the new one never expires (as the old key).");
+    expect(await roll([await newKey(["create", "overridden", "--expires", "30d"]), "--expires", "90d"])).toContain(
+      `the new one expires at ${iso(rolledAt + 90 * DAY_MS)} (--expires).`,
+    );
+    // A lifetime within the overlap (an hour, against 24 h) would end the successor first: refused, nothing written.
+    const hour = await newKey(["create", "one hour", "--expires", "1h"]);
+    const before = await listed();
+    await expect(keys(["roll", hour], rolledAt)).rejects.toThrow(
+      /is not longer than the overlap, so its successor would expire first/,
+    );
+    expect(await listed()).toEqual(before);
+  });
+
   it("roll a key once when two rolls run at the same time: one successor, and the other roll says so and removes its key", async () => {
     const old = await newKey(["create", "raced roll"]);
     const rolls = await Promise.allSettled([keys(["roll", old]), keys(["roll", old])]);
