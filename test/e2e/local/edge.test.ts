@@ -52,6 +52,8 @@ describe("requests the runtime answers before the Worker", () => {
     });
     expect(answer?.status).toBe(501);
     expect(answer?.headers.get("Content-Type")).toMatch(/^text\/plain/);
+    // docs/api.md quotes the body.
+    expect(await answer?.text()).toBe("ERROR: Unrecognized request method.");
   });
 
   it("answers CONNECT with 500 in plain text", async () => {
