@@ -1,14 +1,38 @@
+import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
 import { npmScript } from "../../e2e/helpers/npm-script";
 
 // The repository's own checks, each as `npm run check:<name>` runs it: here rather than
 // in line before the test run, so that they share its two cores with the other files.
-// What each one checks: the comment at the top of its script.
+// What each one checks: the comment at the top of its script. The sizes two of them
+// measure are the ones the docs quote: a figure that differs fails here, in the same run.
 
-it.concurrent.each(["check:migrations", "check:openapi", "check:client", "check:deploy"])(
-  "npm run %s passes",
-  async (script) => {
-    const { code, stdout, stderr } = await npmScript(script, []);
-    expect(code, `${stdout}${stderr}`).toBe(0);
-  },
-);
+const run = async (script: string) => {
+  const { code, stdout, stderr } = await npmScript(script, []);
+  expect(code, `${stdout}${stderr}`).toBe(0);
+  return stdout;
+};
+
+it.concurrent.each(["check:migrations", "check:openapi"])("npm run %s passes", async (script) => {
+  await run(script);
+});
+
+it.concurrent("npm run check:client passes, at most 4 KiB, which client/README.md states", async () => {
+  const bytes = Number(/minified it is (\d+) bytes gzip \(budget 4096\)/.exec(await run("check:client"))?.[1]);
+  expect(bytes).toBeGreaterThan(0);
+  expect(readFileSync("client/README.md", "utf8")).toContain("4 KiB minified and gzipped");
+});
+
+it.concurrent("npm run check:deploy passes, and the docs quote the Worker's size it measures", async () => {
+  const sizes = [...(await run("check:deploy")).matchAll(/built the Worker, ([\d.]+) KiB gzip \(budget 64 KiB\)/g)].map(
+    ([, size]) => size,
+  );
+  // Staging and production build the same Worker.
+  expect(sizes).toHaveLength(2);
+  expect(new Set(sizes).size).toBe(1);
+  const [size] = sizes;
+  expect(readFileSync("docs/architecture.md", "utf8").replace(/\s+/g, " ")).toMatch(
+    new RegExp(`enforces and prints \\(${size?.replace(".", "\\.")} KiB on \\d{4}-\\d\\d-\\d\\d\\)`),
+  );
+  expect(readFileSync("docs/mcp.md", "utf8").replace(/\s+/g, " ")).toContain(`the Worker is ${size} KiB with it`);
+});
