@@ -18,6 +18,23 @@ afterEach(() => {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+describe("a key's record", () => {
+  it("is read from KV with cacheTtl 60: KV's edge cache adds at most 60 s to an isolate's (docs/keys.md)", async () => {
+    const reads: unknown[] = [];
+    // The real namespace, its reads' options written down on the way.
+    const API_KEYS = {
+      ...env.API_KEYS,
+      get: (name: string, options: unknown) => {
+        reads.push(options);
+        return env.API_KEYS.get(name, options as KVNamespaceGetOptions<"json">);
+      },
+    } as KVNamespace;
+    const key = await createApiKey("edge cached");
+    expect((await call("/v1/pets", { key, bindings: { ...env, API_KEYS } })).status).toBe(200);
+    expect(reads).toEqual([{ type: "json", cacheTtl: 60 }]);
+  });
+});
+
 describe("a key's expiry", () => {
   it("refuses the key from its instant on, saying it expired, also while this isolate holds its record", async () => {
     const expiresAt = new Date(Date.now() + KNOWN_KEY_TTL_MS / 2).toISOString();

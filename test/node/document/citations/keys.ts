@@ -38,7 +38,7 @@ export const KEYS: Citation[] = [
   {
     page: "docs/keys.md",
     test: "test/worker/faults/faults.test.ts",
-    claim: "an expiry instant is still checked on every request",
+    claim: "keeps working there for the outage's length",
     shownBy: ["keeps a key this isolate verified within 10 minutes working, and no longer"],
     breaks: [
       edit(
@@ -108,5 +108,19 @@ export const KEYS: Citation[] = [
         'if (!(await isWithinLimit(c, "AUTH_FAILURE_LIMITER", crypto.randomUUID()))) {',
       ),
     ],
+  },
+  {
+    page: "docs/keys.md",
+    test: "test/worker/keys/key-policy.test.ts",
+    claim: "an expiry instant is still checked on every request, during an outage too",
+    shownBy: ["is not extended while KV fails, though a key verified lately is served from the cache then"],
+    breaks: [edit("src/keys/authenticate.ts", "if (hasExpired(record, now))", "if (false && hasExpired(record, now))")],
+  },
+  {
+    page: "docs/keys.md",
+    test: "test/worker/keys/key-policy.test.ts",
+    claim: "reads use `cacheTtl: 60`",
+    shownBy: ["is read from KV with cacheTtl 60: KV's edge cache adds at most 60 s to an isolate's (docs/keys.md)"],
+    breaks: [edit("src/keys/api-key.ts", "export const KV_CACHE_TTL_S = 60;", "export const KV_CACHE_TTL_S = 30;")],
   },
 ];
