@@ -40,6 +40,9 @@ const run = (citation: Citation, reportDir: string): Outcome => {
         "--project",
         projectOf(citation.test),
         citation.test,
+        // Under an edit a test may wait for what never comes (a deadline removed, say): that is
+        // the claim breaking, so it fails after 2 minutes here, not at the suite's 10-minute guard.
+        "--testTimeout=120000",
         "--reporter=json",
         `--outputFile=${report}`,
       ],
