@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { type CallOptions, createApiKey } from "../../helpers/index";
+import { type CallOptions, createApiKey, faultLogLines } from "../../helpers/index";
 import { inOneLimiterWindow } from "../../helpers/limiter-window";
 import { postMcp, resultOf, toolCall } from "../../helpers/mcp-calls";
-import { wrapBindings } from "../../helpers/wrap-bindings";
+import { failing, wrapBindings } from "../../helpers/wrap-bindings";
 
 // Each request to /mcp counts once against the key's limit, at the door, whatever it holds;
 // a tool call's access line carries its operation's status and code, as an HTTP caller's does.
@@ -42,6 +42,19 @@ describe("the count at /mcp", () => {
     const { result } = await resultOf(await post(toolCall("list_pets", { limit: 1 }), { bindings }));
     expect(result.isError).toBeUndefined();
     expect(limits).toEqual(["RATE_LIMITER"]);
+  });
+
+  it("lets every request through when the limiter fails, as the API does, and logs the fault once each", async () => {
+    const down = failing(env, { binding: "RATE_LIMITER", error: new Error("limiter down") });
+    const lines = await faultLogLines(async () => {
+      expect((await post({ jsonrpc: "2.0", id: 1, method: "ping" }, { bindings: down.env })).status).toBe(200);
+      const { result } = await resultOf(await post(toolCall("list_pets", { limit: 1 }), { bindings: down.env }));
+      expect(result.isError).toBeUndefined();
+    });
+    expect(lines).toMatchObject([
+      { dependency: "RATE_LIMITER", outcome: "failed open: not counted" },
+      { dependency: "RATE_LIMITER", outcome: "failed open: not counted" },
+    ]);
   });
 
   it(`refuses the ${150 + 1}st request of a minute whatever the ${150} before held: HTTP 429, or a tool call's 429`, async () => {
