@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createClient, TimeoutError } from "../../../client/src/index";
+import { retryAfterMs, sleep } from "../../../client/src/retry";
 
 // The client's documented numbers (client/README.md), written here as literals and held from
 // both sides: maxRetries 2, backoff steps of 0.5, 1, 2, 4 s up to a cap of 8 s with full
@@ -69,5 +70,48 @@ describe("the client's limits", () => {
     for (let turn = 0; turn < 10 && outcome === undefined; turn++) await vi.advanceTimersByTimeAsync(0);
     expect(outcome).toBeInstanceOf(TimeoutError);
     expect((outcome as Error).message).toBe("No answer within 10000 ms");
+  });
+});
+
+describe("the client's own waits", () => {
+  it("sleep waits its time, with or without a signal, and no longer listens once done", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    let slept = false;
+    sleep(1_000).then(() => (slept = true));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(slept).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(slept).toBe(true);
+    const signal = new AbortController().signal;
+    const removed = vi.spyOn(signal, "removeEventListener");
+    const done = sleep(10, signal);
+    await vi.advanceTimersByTimeAsync(10);
+    await expect(done).resolves.toBeUndefined();
+    expect(removed).toHaveBeenCalledWith("abort", expect.any(Function));
+  });
+
+  it("sleep rejects with the signal's reason when it aborts, or at once when it has", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const controller = new AbortController();
+    const reason = new Error("the caller gave up");
+    const waiting = sleep(60_000, controller.signal);
+    waiting.catch(() => {});
+    await vi.advanceTimersByTimeAsync(1);
+    controller.abort(reason);
+    await expect(waiting).rejects.toBe(reason);
+    expect(vi.getTimerCount()).toBe(0);
+    await expect(sleep(60_000, controller.signal)).rejects.toBe(reason);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it.each([
+    ["3", 3_000],
+    [" 3\t", 3_000],
+    ["x3", undefined],
+    ["3x", undefined],
+    ["3 x", undefined],
+    [null, undefined],
+  ])("reads Retry-After %j as %j ms", (value, expected) => {
+    expect(retryAfterMs(value)).toBe(expected);
   });
 });
