@@ -18,7 +18,7 @@ import { type Era, LEGACY_VERSIONS, SUPPORTED_VERSIONS } from "./versions";
 
 /** What answers a message: the result of a method, given its params. */
 export type Methods = {
-  listTools: () => { tools: unknown[] };
+  listTools: () => { tools: readonly unknown[] };
   callTool: (name: string, args: unknown) => Promise<Record<string, unknown>> | undefined;
 };
 
@@ -31,7 +31,7 @@ const CAPABILITIES = { tools: { listChanged: false } };
  * hints): the same for every caller, so any cache may share them; five minutes, so that a
  * deploy that changes a tool reaches every agent soon.
  */
-export const CACHE_HINTS = { ttlMs: 300_000, cacheScope: "public" } as const;
+const CACHE_HINTS = { ttlMs: 300_000, cacheScope: "public" } as const;
 
 /** An answer: a reply for a request, none for a notification or a response; its HTTP status. */
 export type Answer = { reply?: Reply; status: 200 | 400 | 404 };

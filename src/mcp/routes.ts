@@ -48,7 +48,7 @@ const toolCalled = (message: unknown) => {
   return isToolName(name) ? name : undefined;
 };
 
-const listTools = () => ({ tools: [...TOOLS] });
+const listTools = () => ({ tools: TOOLS });
 
 export const mcpRoutes = (fetchApi: ApiFetch) =>
   new Hono<AppEnv>().post("/", checkOrigin, requireApiKey, async (c) => {

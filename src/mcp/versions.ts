@@ -7,7 +7,7 @@
 import { INVALID_PARAMS, isObject, type Reply, readableId, rpcError } from "./json-rpc";
 
 /** Revisions whose every request says its version in _meta. */
-export const MODERN_VERSIONS = ["2026-07-28"];
+const MODERN_VERSIONS = ["2026-07-28"];
 /**
  * Revisions of the initialize handshake. 2025-03-26 is not offered: it requires JSON-RPC
  * batches, which 2025-06-18 removed, and a batch would run many operations on one request's
@@ -26,7 +26,7 @@ export type Era = { modern: true; version: string } | { modern: false };
 /** The request's era, or the 400 that refuses it. */
 export type EraOrRefusal = Era | { refusal: Reply };
 
-export const unsupportedVersion = (message: unknown, requested: string): Reply =>
+const unsupportedVersion = (message: unknown, requested: string): Reply =>
   rpcError(
     readableId(message),
     UNSUPPORTED_PROTOCOL_VERSION,
