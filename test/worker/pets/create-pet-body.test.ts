@@ -74,6 +74,17 @@ describe("POST /v1/pets, the bytes of its body", () => {
     expect(error.message).toContain("Content-Encoding");
   });
 
+  it("reads a body nested 32 levels deep, and answers 400 for 33 without reading further, storing nothing (docs/api.md)", async () => {
+    // The body is one level; "name" holds the rest.
+    const nested = (levels: number) => `{"name":${"[".repeat(levels - 1)}${"]".repeat(levels - 1)},"categoryId":1}`;
+    const before = await countPets();
+    const read = await expectError(await sendBytes(nested(32)), 400, "invalid_request");
+    expect(read.message).toMatch(/^Body field 'name' must be/);
+    const refused = await expectError(await sendBytes(nested(33)), 400, "invalid_request");
+    expect(refused.message).toBe("The request body nests deeper than 32 levels.");
+    expect(await countPets()).toBe(before);
+  });
+
   it.each([
     ['{"name":"A","name":"B","categoryId":1}', "name"],
     ['{"name":"A","categoryId":1,"\\u006eame":"B"}', "name"],
