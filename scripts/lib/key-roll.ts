@@ -37,6 +37,11 @@ const successorExpiry = (old: ApiKeyRecord, expiresAt: string | undefined, overl
   if (expiresAt !== undefined) return { expiresAt, why: "--expires" };
   if (old.expiresAt === undefined) return { expiresAt: undefined, why: "as the old key" };
   const lifetimeMs = Date.parse(old.expiresAt) - Date.parse(old.createdAt);
+  if (Number.isNaN(lifetimeMs)) {
+    throw new Error(
+      `The old key's record gives no lifetime that can be read (created ${old.createdAt}, expiring ${old.expiresAt}): pass --expires.`,
+    );
+  }
   if (!(lifetimeMs > overlapMs)) {
     throw new Error(
       `The old key's lifetime (created ${old.createdAt}, expiring ${old.expiresAt}) is not longer than the overlap, so its successor would expire first: pass --expires, or a shorter --overlap.`,

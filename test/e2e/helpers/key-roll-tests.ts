@@ -79,6 +79,15 @@ export const keyRollTests = (state: ScratchState) => {
       /is not longer than the overlap, so its successor would expire first/,
     );
     expect(await listed()).toEqual(before);
+    // A hand-written record whose creation cannot be read: no lifetime to keep, so --expires is asked for.
+    const unreadable = await keyWithRecord({
+      label: "hand-written",
+      createdAt: "last spring",
+      expiresAt: new Date(rolledAt + 30 * DAY_MS).toISOString(),
+    });
+    await expect(keys(["roll", unreadable], rolledAt)).rejects.toThrow(
+      /gives no lifetime that can be read .*: pass --expires\.$/,
+    );
   });
 
   it("roll a key once when two rolls run at the same time: one successor, and the other roll says so and removes its key", async () => {
