@@ -1,5 +1,6 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { build } from "esbuild";
 import { defineConfig } from "vitest/config";
 import { HeaviestFirst } from "./test/helpers/heaviest-first.ts";
 
@@ -25,6 +26,19 @@ export default defineConfig(async () => {
   // The same SQL that wrangler applies, read from drizzle/ and handed to the tests
   // as a binding, so the test database is built exactly like the real ones.
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "drizzle"));
+  // The sign-in Worker (wrangler.auth.toml), beside the API as deployed: the pool runs another
+  // Worker only built, so it is bundled here (in well under a second), as wrangler would.
+  const signInWorker = path.join(import.meta.dirname, ".wrangler", "test", "auth-server.js");
+  await build({
+    entryPoints: [path.join(import.meta.dirname, "src/auth-server/worker.ts")],
+    outfile: signInWorker,
+    bundle: true,
+    format: "esm",
+    target: "es2024",
+    conditions: ["workerd", "worker", "browser"],
+    external: ["cloudflare:*"],
+    logLevel: "error",
+  });
   return {
     test: {
       // One JSON line per request is the Worker's access log (test/worker/http/observability.test.ts
@@ -54,6 +68,18 @@ export default defineConfig(async () => {
                   FC_SEED: PROPERTY_SEED,
                   STRADDLE_LIMITER_WINDOW: process.env.STRADDLE_LIMITER_WINDOW ?? "",
                 },
+                // The sign-in Worker, on the same KV of keys and failure throttle as the API (wrangler.auth.toml).
+                workers: [
+                  {
+                    name: "petstore-auth",
+                    modules: true,
+                    scriptPath: signInWorker,
+                    compatibilityDate: "2026-04-20",
+                    compatibilityFlags: ["global_fetch_strictly_public"],
+                    kvNamespaces: { API_KEYS: "00000000000000000000000000000000", OAUTH_KV: "oauth-kv" },
+                    ratelimits: { AUTH_FAILURE_LIMITER: { namespace_id: "1100", simple: { limit: 60, period: 60 } } },
+                  },
+                ],
                 // A second database for test/worker/db/session.test.ts to stand in for a replica that lags.
                 d1Databases: { LAGGING_REPLICA: "lagging-replica" },
                 // Low enough for test/worker/http/rate-limit.test.ts to reach; tests that send many

@@ -24,12 +24,12 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { MIN_SECRET_BYTES } from "../src/pets/cursor";
-import { BUNDLE_BUDGET_KIB, checkBundleBudget } from "./lib/bundle-budget";
-import { configProblems, type EnvironmentConfig, shortSecrets } from "./lib/check-config";
+import { BUNDLE_BUDGETS_KIB, checkBundleBudget } from "./lib/bundle-budget";
+import { configProblems, type EnvironmentConfig, shortSecrets, signInConfigProblems } from "./lib/check-config";
 import { DEFAULT_ROLLOUT, parseRolloutSoak, parseRolloutSteps, rollOut } from "./lib/rollout";
 import { DEPLOYED_ENVIRONMENTS } from "./lib/target";
 import { REQUIRED_SECRET, servingVersion, uploadVersion, withSecretsFile } from "./lib/versions";
-import { runWrangler, workerConfig, wrangler } from "./lib/wrangler";
+import { runWrangler, SIGN_IN_CONFIG, workerConfig, wrangler } from "./lib/wrangler";
 import { productionHosts, runSmokeTest, smokeTarget, versionOverride } from "./smoke";
 
 /** What wrangler says when it has no credentials (no login, no CLOUDFLARE_API_TOKEN) or Cloudflare refuses them. */
@@ -37,20 +37,26 @@ const NOT_AUTHENTICATED = /CLOUDFLARE_API_TOKEN|not (logged in|authenticated)|wr
 
 const step = (title: string) => console.log(`\n[deploy] ${title}`);
 
-/** Builds the Worker as it would be uploaded, checks its size, and prints what a deploy would do. */
+/** Builds both Workers as they would be uploaded, checks their sizes, and prints what a deploy would do. */
 const dryRun = (env: string, allAtOnce: boolean, { steps, soakMs }: { steps: number[]; soakMs: number }) => {
+  const signInOut = path.join(".wrangler", "dry-run", `${env}-sign-in`);
+  wrangler(["deploy", "--config", SIGN_IN_CONFIG, "--dry-run", "--env", env, "--outdir", signInOut]);
+  const signInKiB = checkBundleBudget(path.join(signInOut, "worker.js"), BUNDLE_BUDGETS_KIB.signIn);
+  console.log(
+    `[deploy --dry-run] ${env}: wrangler deploy --config ${SIGN_IN_CONFIG} --dry-run built the sign-in Worker, ${signInKiB.toFixed(2)} KiB gzip (budget ${BUNDLE_BUDGETS_KIB.signIn} KiB)`,
+  );
   const outdir = path.join(".wrangler", "dry-run", env);
   const command = env === "production" && !allAtOnce ? ["versions", "upload"] : ["deploy"];
   wrangler([...command, "--dry-run", "--env", env, "--outdir", outdir]);
-  const gzipKiB = checkBundleBudget(path.join(outdir, "index.js"));
+  const gzipKiB = checkBundleBudget(path.join(outdir, "index.js"), BUNDLE_BUDGETS_KIB.api);
   console.log(
-    `[deploy --dry-run] ${env}: wrangler ${command.join(" ")} --dry-run built the Worker, ${gzipKiB.toFixed(2)} KiB gzip (budget ${BUNDLE_BUDGET_KIB} KiB)`,
+    `[deploy --dry-run] ${env}: wrangler ${command.join(" ")} --dry-run built the Worker, ${gzipKiB.toFixed(2)} KiB gzip (budget ${BUNDLE_BUDGETS_KIB.api} KiB)`,
   );
   const shares = steps.slice(0, -1).map((share) => `${share}% for ${soakMs / 60_000} min, smoke test`);
   const plan =
     command[0] === "deploy"
-      ? "migrations, deploy to all traffic, smoke test"
-      : `migrations, versions upload, 0% and smoke test, ${[...shares, "100%"].join(", ")}, triggers deploy`;
+      ? "migrations, the sign-in Worker, deploy to all traffic, smoke test"
+      : `migrations, the sign-in Worker, versions upload, 0% and smoke test, ${[...shares, "100%"].join(", ")}, triggers deploy`;
   console.log(`[deploy --dry-run] ${env} would run: ${plan}`);
 };
 
@@ -63,8 +69,10 @@ const main = async () => {
   if (!env || !DEPLOYED_ENVIRONMENTS.includes(env) || extra.length > 0) {
     throw new Error(`Usage: npm run deploy:<${DEPLOYED_ENVIRONMENTS.join("|")}> -- [--all-at-once] [--dry-run]`);
   }
+  const api = (await workerConfig(env)) as EnvironmentConfig;
   const problems = [
-    ...configProblems((await workerConfig(env)) as EnvironmentConfig, env),
+    ...configProblems(api, env),
+    ...signInConfigProblems(api, (await workerConfig(env, SIGN_IN_CONFIG)) as EnvironmentConfig, env),
     ...shortSecrets(process.env),
   ];
   if (problems.length > 0)
@@ -119,6 +127,10 @@ const main = async () => {
 
   step(`D1 migrations (${env}, remote)`);
   runWrangler(["d1", "migrations", "apply", "DB", "--remote", "--env", env]);
+
+  // First: the API's AUTH binding names it, and a new API version may need what it adds.
+  step(`the sign-in Worker: wrangler deploy --config ${SIGN_IN_CONFIG} --env ${env}`);
+  runWrangler(["deploy", "--config", SIGN_IN_CONFIG, "--env", env]);
 
   // A gradual deploy has both (checked above); the other two conditions only tell TypeScript so.
   if (!gradual || !stable || !smoke) {

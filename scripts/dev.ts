@@ -1,7 +1,7 @@
 // `npm run dev`: everything a newcomer needs, on wrangler's local D1 and KV:
 // apply the migrations, make sure the local secrets and a development key exist,
-// print the key with a ready-to-paste curl line, then start `wrangler dev` (extra
-// arguments pass through, --persist-to included).
+// print the key with a ready-to-paste curl line, then start `wrangler dev` with the API and
+// its sign-in Worker (extra arguments pass through, --persist-to included).
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -9,7 +9,7 @@ import { createKey, keyExists } from "./keys";
 import { applyLocalMigrations } from "./lib/local-migrations";
 import { openLocalStores, type Stores } from "./lib/stores";
 import type { Target } from "./lib/target";
-import { LOCAL_TRACES_SWITCH, spawnWrangler, wranglerEnv } from "./lib/wrangler";
+import { BOTH_WORKERS, LOCAL_TRACES_SWITCH, spawnWrangler, wranglerEnv } from "./lib/wrangler";
 
 const passThrough = process.argv.slice(2);
 const { values } = parseArgs({
@@ -71,7 +71,7 @@ API reference: ${origin}/v1/docs (the OpenAPI document: ${origin}/v1/openapi.jso
 Local traces: ${traces === "false" ? `off (${LOCAL_TRACES_SWITCH}=true npm run dev keeps them, for wrangler's local explorer)` : "on, kept on disk without bound"}
 `);
 
-const dev = spawnWrangler(["dev", ...passThrough], {
+const dev = spawnWrangler(["dev", ...BOTH_WORKERS, ...passThrough], {
   stdio: "inherit",
   env: { ...wranglerEnv, [LOCAL_TRACES_SWITCH]: traces },
 });

@@ -5,6 +5,7 @@
 //   npm run --silent key:roll   -- <key or hash> [--overlap <duration>] [--expires <instant or duration>]
 //   npm run --silent key:list
 //   npm run --silent key:revoke -- <key or hash>
+//   npm run --silent key:grants -- <key or hash> [--revoke <grant id>|all]
 //
 // Each also takes --env staging|production with --remote, or, locally, --persist-to <dir>:
 // the local KV and D1 of a `wrangler dev --persist-to <dir>` (or `npm run dev -- --persist-to
@@ -13,7 +14,9 @@
 // read or written.
 import { pathToFileURL } from "node:url";
 import { type ApiKeyRecord, hashApiKey, SCOPES } from "../src/keys/api-key";
+import { openGrantStore } from "./lib/grant-store";
 import { clock, type KeyCommand, parseKeyArguments } from "./lib/key-arguments";
+import { grantTable, revokeGrants } from "./lib/key-grants";
 import { keyTable, printable } from "./lib/key-list";
 import { existingRecord, newKey, putRecord, readRecord, seenEverywhereAfterMs } from "./lib/key-records";
 import { rollKey } from "./lib/key-roll";
@@ -67,6 +70,18 @@ const runKeyCommand = async (command: KeyCommand, target: Target, stores: Stores
     }
     case "list":
       return keyTable(stores, target);
+    case "grants":
+      return grantsCommand(command, target);
+  }
+};
+
+/** key:grants: the grants are in the sign-in Worker's OAUTH_KV, not the stores of keys. */
+const grantsCommand = async ({ hash, revoke }: { hash: string; revoke?: string }, target: Target) => {
+  const store = await openGrantStore(target);
+  try {
+    return await (revoke === undefined ? grantTable(store, hash) : revokeGrants(store, hash, revoke));
+  } finally {
+    await store.close();
   }
 };
 
@@ -76,6 +91,7 @@ const runKeyCommand = async (command: KeyCommand, target: Target, stores: Stores
  */
 export const runKeys = async (args: string[], now = clock(), stores?: Stores): Promise<KeyOutcome> => {
   const { command, target } = await parseKeyArguments(args, now);
+  if (command.name === "grants") return grantsCommand(command, target);
   const opened = stores ?? (await openStores(target));
   try {
     return await runKeyCommand(command, target, opened, now);

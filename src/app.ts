@@ -1,20 +1,20 @@
-import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { markDeprecatedOperations } from "./deprecation/deprecated-operation";
 import { documentationRoutes } from "./document/routes";
-import type { AppEnv } from "./env";
 import { apiCors, DOCUMENT_PATH, documentCors, mcpCors } from "./http/cors";
 import { handleError, handleMethodNotAllowed, handleNotFound } from "./http/errors";
 import { noStore } from "./http/no-store";
 import { requestLog } from "./http/request-log";
+import { newApp } from "./http/router";
 import { mayCallMcp, mcpRoutes } from "./mcp/routes";
+import { signInRoutes } from "./mcp/sign-in";
 import { PETS_PATH, petRoutes } from "./pets/routes";
 
 // The path of every request, in order: the access log around everything, the headers that
 // every pets answer carries, the deprecated operation's headers, CORS, the 405s, then the
 // routes; one handler for every error. Each operation's own checks are on its chain in
 // src/pets/routes.ts.
-export const app = new Hono<AppEnv>();
+export const app = newApp();
 
 app.use(requestLog);
 // Outside methodNotAllowed, so that its 405s carry these headers too. "/v1/pets/*"
@@ -33,6 +33,8 @@ app.route(
   "/mcp",
   mcpRoutes((request, env, context) => app.fetch(request, env, context)),
 );
+// OAuth for /mcp: its metadata, and the sign-in Worker's paths on this host.
+app.route("/", signInRoutes);
 const routes = app.route(PETS_PATH, petRoutes);
 app.notFound(handleNotFound);
 app.onError(handleError);

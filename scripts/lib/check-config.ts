@@ -11,6 +11,7 @@ import { MIN_SECRET_BYTES } from "../../src/pets/cursor";
 export const WORKER_NEEDS = {
   d1_databases: ["DB"],
   kv_namespaces: ["API_KEYS"],
+  services: ["AUTH"],
   ratelimits: Object.keys(DEPLOYED_LIMITS) as (keyof typeof DEPLOYED_LIMITS)[],
   vars: ["ACCESS_LOG", "ALLOWED_ORIGINS", "GET_PET_BROWNOUTS", "RATE_LIMIT_QUOTA"],
   secrets: ["CURSOR_SECRET"],
@@ -18,9 +19,11 @@ export const WORKER_NEEDS = {
 
 /** An environment as wrangler resolves it (unstable_readConfig), the parts checked here. */
 export type EnvironmentConfig = {
+  name?: string;
   d1_databases: { binding: string }[];
-  kv_namespaces: { binding: string }[];
-  ratelimits: { name: string; simple: { limit: number; period: number } }[];
+  kv_namespaces: { binding: string; id?: string }[];
+  services?: { binding: string; service: string }[];
+  ratelimits: { name: string; namespace_id?: string; simple: { limit: number; period: number } }[];
   vars: Record<string, unknown>;
   secrets?: { required?: string[] };
 };
@@ -39,6 +42,11 @@ export const configProblems = (config: EnvironmentConfig, env: string): string[]
       "KV binding",
       WORKER_NEEDS.kv_namespaces,
       config.kv_namespaces.map(({ binding }) => binding),
+    ),
+    ...lacking(
+      "service binding",
+      WORKER_NEEDS.services,
+      (config.services ?? []).map(({ binding }) => binding),
     ),
     ...lacking(
       "rate limiter",
@@ -81,3 +89,35 @@ export const shortSecrets = (environment: Record<string, string | undefined>): s
       return new TextEncoder().encode(given).length < MIN_SECRET_BYTES;
     })
     .map((name) => `${name} in the environment is shorter than ${MIN_SECRET_BYTES} bytes`);
+
+/**
+ * What the sign-in Worker's environment `env` (wrangler.auth.toml) lacks, or sets apart from
+ * the API's: the API's AUTH binding names it; it reads the API's own API_KEYS and counts on
+ * its AUTH_FAILURE_LIMITER (the same namespaces); and its grants and tokens are in OAUTH_KV,
+ * a namespace of its own.
+ */
+export const signInConfigProblems = (api: EnvironmentConfig, signIn: EnvironmentConfig, env: string): string[] => {
+  const problems: string[] = [];
+  const kv = (config: EnvironmentConfig, binding: string) =>
+    config.kv_namespaces.find((namespace) => namespace.binding === binding)?.id;
+  const named = api.services?.find(({ binding }) => binding === "AUTH")?.service;
+  if (named !== undefined && named !== signIn.name) {
+    problems.push(`[env.${env}] binds AUTH to ${named}, not the sign-in Worker ${String(signIn.name)}`);
+  }
+  if (kv(signIn, "API_KEYS") !== kv(api, "API_KEYS")) {
+    problems.push(`[env.${env}] of wrangler.auth.toml reads another API_KEYS namespace than the API's`);
+  }
+  const oauth = kv(signIn, "OAUTH_KV");
+  if (oauth === undefined) problems.push(`[env.${env}] of wrangler.auth.toml has no KV binding OAUTH_KV`);
+  else if (api.kv_namespaces.some(({ id }) => id === oauth)) {
+    problems.push(`[env.${env}] of wrangler.auth.toml keeps OAUTH_KV in a namespace of the API's`);
+  }
+  const limiter = (config: EnvironmentConfig) =>
+    config.ratelimits.find(({ name }) => name === "AUTH_FAILURE_LIMITER")?.namespace_id;
+  if (limiter(signIn) === undefined || limiter(signIn) !== limiter(api)) {
+    problems.push(
+      `[env.${env}] of wrangler.auth.toml counts failed sign-ins apart from the API's AUTH_FAILURE_LIMITER`,
+    );
+  }
+  return problems;
+};

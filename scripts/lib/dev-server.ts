@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort, installCleanup, supervise } from "./supervise";
-import { LOCAL_TRACES_SWITCH, spawnWrangler, wranglerEnv } from "./wrangler";
+import { BOTH_WORKERS, LOCAL_TRACES_SWITCH, spawnWrangler, wranglerEnv } from "./wrangler";
 
 export { LOCAL_TRACES_SWITCH } from "./wrangler";
 
@@ -120,7 +120,7 @@ const startOnce = async (
   const child =
     command === "npm run dev"
       ? spawn(process.execPath, ["--import", "tsx", "scripts/dev.ts", ...devArgs], options)
-      : spawnWrangler(["dev", ...devArgs], options);
+      : spawnWrangler(["dev", ...(args.includes("--config") ? [] : BOTH_WORKERS), ...devArgs], options);
   const { output, hasExited, halt, kill, forget } = supervise(child, { scratch });
   const removingScratch = (end: () => Promise<void>) => async () => {
     await end();

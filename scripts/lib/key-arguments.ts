@@ -1,17 +1,19 @@
 // What `npm run key:<command>` was asked to do, checked whole before anything is read or
 // written: the command, its argument, its options, the target and the clock.
 import { parseArgs } from "node:util";
-import { API_KEY_PATTERN, hashApiKey, SCOPES, type Scope } from "../../src/keys/api-key";
+import { API_KEY_PATTERN, hashApiKey, isScope, SCOPES, type Scope } from "../../src/keys/api-key";
 import { parseInstant } from "../../src/lib/dates";
 import { hasVisibleCharacter } from "../../src/schemas";
 import { DURATION, MAX_DURATION, parseDuration } from "./duration";
+import { GRANT_ID } from "./key-grants";
 import { TARGET_OPTIONS, type Target, targetFrom } from "./target";
 
 export type KeyCommand =
   | { name: "create"; label: string; scopes?: Scope[]; expiresAt?: string }
   | { name: "roll"; hash: string; overlapMs: number; expiresAt?: string }
   | { name: "list" }
-  | { name: "revoke"; hash: string };
+  | { name: "revoke"; hash: string }
+  | { name: "grants"; hash: string; revoke?: string };
 
 const HASH_PATTERN = /^[0-9a-f]{64}$/;
 const DEFAULT_OVERLAP = "24h";
@@ -30,6 +32,7 @@ export const USAGE = `Usage:
   npm run --silent key:roll   -- <key or hash> [--overlap <duration, default ${DEFAULT_OVERLAP}>] [--expires <instant or duration>]
   npm run --silent key:list
   npm run --silent key:revoke -- <key or hash>
+  npm run --silent key:grants -- <key or hash> [--revoke <grant id>|all]
 each with [--env staging|production --remote | --persist-to DIR].
 A label is 1 to ${LABEL_MAX} characters with a visible one, without control or format characters.
 An instant is ISO 8601 with a zone (2027-01-31T00:00:00Z); a duration is a whole number of
@@ -63,7 +66,7 @@ const parseExpiry = (text: string, now: number): string => {
 /** The scopes that --scope names, in a fixed order; throws for an unknown or empty one. */
 const parseScopes = (text: string): Scope[] => {
   const named = text.split(",").map((scope) => scope.trim());
-  const unknown = named.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
+  const unknown = named.filter((scope) => !isScope(scope));
   if (unknown.length > 0 || named.length === 0) {
     throw new Error(`--scope takes ${SCOPES.join(", ")} or both comma-separated, not '${text}'.`);
   }
@@ -83,6 +86,7 @@ const COMMAND_OPTIONS: Record<KeyCommand["name"], string[]> = {
   roll: ["overlap", "expires"],
   list: [],
   revoke: [],
+  grants: ["revoke"],
 };
 
 /** The command that `args` (what follows `keys.ts`) name, its target, and the clock's now; throws if any is wrong. */
@@ -98,12 +102,15 @@ export const parseKeyArguments = async (
       scope: { type: "string" },
       expires: { type: "string" },
       overlap: { type: "string" },
+      revoke: { type: "string" },
     },
   });
   const [name = "", argument, ...extra] = positionals;
   const allowed = COMMAND_OPTIONS[name as KeyCommand["name"]];
   if (!allowed) throw new Error(USAGE);
-  const misplaced = ["scope", "expires", "overlap"].filter((option) => option in values && !allowed.includes(option));
+  const misplaced = ["scope", "expires", "overlap", "revoke"].filter(
+    (option) => option in values && !allowed.includes(option),
+  );
   if (misplaced.length > 0) throw new Error(`key:${name} does not take --${misplaced.join(", --")}.\n${USAGE}`);
   // Every command but list takes one argument: a label, or a key or its hash.
   if (extra.length > 0 || (name === "list") !== (argument === undefined)) throw new Error(USAGE);
@@ -129,6 +136,13 @@ export const parseKeyArguments = async (
     }
     case "revoke":
       return { command: { name, hash: await hashOf(argument) }, target };
+    case "grants": {
+      const revoke = values.revoke;
+      if (revoke !== undefined && revoke !== "all" && !GRANT_ID.test(revoke)) {
+        throw new Error(`--revoke takes a grant id that key:grants lists, or all; not '${revoke}'.`);
+      }
+      return { command: { name, hash: await hashOf(argument), revoke }, target };
+    }
     default:
       return { command: { name: "list" }, target };
   }

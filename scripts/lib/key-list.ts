@@ -9,7 +9,7 @@ export const printable = (text: string) =>
   text.replaceAll(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (character) => `\\u{${character.codePointAt(0)?.toString(16)}}`);
 
 /** A field of a record as a cell: a list joined with commas, any other value as JSON, escaped like a label. */
-const cell = (value: unknown, absent: string) =>
+export const cell = (value: unknown, absent: string) =>
   printable(
     value === undefined
       ? absent
@@ -51,12 +51,16 @@ export const keyTable = async (stores: Stores, target: Target) => {
       ];
     }),
   ];
+  return { said: note ?? "", printed: table(rows) };
+};
+
+/** Rows as lines of columns, each as wide as its widest cell. */
+export const table = (rows: string[][]) => {
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
-  const lines = rows.map((row) =>
+  return rows.map((row) =>
     row
       .map((cell, column) => cell.padEnd(widths[column] ?? 0))
       .join("  ")
       .trimEnd(),
   );
-  return { said: note ?? "", printed: lines };
 };

@@ -57,7 +57,7 @@ const remoteStores = (target: Target): Stores => {
  * to keep quiet while it starts them, and only then (the processes that this one starts
  * meanwhile would inherit the setting).
  */
-const quietly = async <T>(start: () => Promise<T>): Promise<T> => {
+export const quietly = async <T>(start: () => Promise<T>): Promise<T> => {
   const level = process.env.WRANGLER_LOG;
   process.env.WRANGLER_LOG ??= "warn";
   try {

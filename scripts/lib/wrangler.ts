@@ -50,9 +50,15 @@ export const LOCAL_TRACES_SWITCH = "X_LOCAL_OBSERVABILITY";
 export const spawnWrangler = (args: string[], options: SpawnOptions = { stdio: "inherit" }) =>
   spawn(process.execPath, [wranglerBin, ...args], { env: wranglerEnv, ...options });
 
+/** The sign-in Worker's configuration (src/auth-server/), beside the API's wrangler.toml. */
+export const SIGN_IN_CONFIG = "wrangler.auth.toml";
+/** `wrangler dev`'s arguments for both Workers in one process, the API first (it takes the port). */
+export const BOTH_WORKERS = ["--config", "wrangler.toml", "--config", SIGN_IN_CONFIG];
+
 /**
- * wrangler.toml as wrangler resolves it for an environment (its Worker's name, its
- * bindings' ids). The package is imported here only: loading it takes seconds, which
+ * wrangler.toml (or `config`) as wrangler resolves it for an environment (its Worker's name,
+ * its bindings' ids). The package is imported here only: loading it takes seconds, which
  * every script that merely runs wrangler's CLI would pay.
  */
-export const workerConfig = async (env: string) => (await import("wrangler")).unstable_readConfig({ env });
+export const workerConfig = async (env: string, config = "wrangler.toml") =>
+  (await import("wrangler")).unstable_readConfig({ env, config });

@@ -1,6 +1,5 @@
-import { Hono } from "hono";
 import openapi from "../../openapi.json";
-import type { AppEnv } from "../env";
+import { newApp } from "../http/router";
 import { sha256Hex } from "../lib/sha256";
 import {
   DOCUMENT_CACHE_CONTROL,
@@ -43,7 +42,7 @@ const referencePage = (apiBase: string) => {
   return page.html;
 };
 
-export const documentationRoutes = new Hono<AppEnv>()
+export const documentationRoutes = newApp()
   .get("/openapi.json", async (c) => {
     const current = await documentEtag();
     const headers = { ETag: current, "Cache-Control": DOCUMENT_CACHE_CONTROL };

@@ -16,6 +16,7 @@ export const KV_CACHE_TTL_S = 60;
 /** What a key may do: `read` lists and fetches pets, `write` creates them. */
 export const SCOPES = ["read", "write"] as const;
 export type Scope = (typeof SCOPES)[number];
+export const isScope = (name: string): name is Scope => (SCOPES as readonly string[]).includes(name);
 
 /**
  * What KV holds for a key, under the key's SHA-256 (the key itself is never stored).

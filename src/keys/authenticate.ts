@@ -6,6 +6,7 @@ import { ApiError, excerpt, unavailable } from "../http/errors";
 import { isWithinLimit, RATE_LIMIT_PERIOD_S } from "../http/rate-limit";
 import { BoundedCache } from "../lib/bounded-cache";
 import { logDependencyFault, withDeadline } from "../lib/faults";
+import { addressOf } from "./address-group";
 import {
   type ApiKeyRecord,
   hasExpired,
@@ -25,13 +26,10 @@ declare module "hono" {
   }
 }
 
-// RFC 6750: the scheme is case-insensitive and the token is a b64token.
-const BEARER = /^bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
-/**
- * RFC 6750, section 3: the bearer challenge of each kind of 401. No error code when the
- * request sent no credentials; `invalid_token` for a key that is unknown or expired, so that
- * a client (an MCP bridge among them) shows the cause rather than start a sign-in.
- */
+// RFC 6750: the scheme is case-insensitive and the token is a b64token; and ':', which
+// access tokens have (userId:grantId:secret, @cloudflare/workers-oauth-provider).
+const BEARER = /^bearer +([A-Za-z0-9._~+/:-]+=*) *$/i;
+/** RFC 6750, section 3: each kind of 401's challenge; no error code when no credentials were sent. */
 export const BEARER_CHALLENGES = {
   missing: 'Bearer realm="petstore"',
   malformed: 'Bearer realm="petstore", error="invalid_request", error_description="Send Authorization: Bearer <key>"',
@@ -66,34 +64,13 @@ const keyHashes = new BoundedCache<string, string>({ share: "keyHashes", ttlMs: 
 const unauthorized = (kind: keyof typeof BEARER_CHALLENGES, message: string) =>
   new ApiError("unauthorized", message, { "WWW-Authenticate": BEARER_CHALLENGES[kind] });
 
-const IPV6_GROUP = /^[0-9a-f]{1,4}$/i;
-/**
- * The unit the unknown-key throttle counts: an IPv4 address, or the /64 network of an
- * IPv6 address (a client's usual allocation: it holds 2^64 addresses).
- */
-export const addressGroup = (address: string): string => {
-  if (!address.includes(":")) return address;
-  const mappedIpv4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mappedIpv4) return mappedIpv4;
-  const [head = "", tail = ""] = address.split("::");
-  const headGroups = head ? head.split(":") : [];
-  const tailGroups = tail ? tail.split(":") : [];
-  const zeros = address.includes("::") ? Array(Math.max(0, 8 - headGroups.length - tailGroups.length)).fill("0") : [];
-  const network = [...headGroups, ...zeros, ...tailGroups].slice(0, 4);
-  if (network.length < 4 || !network.every((group) => IPV6_GROUP.test(group))) return address;
-  return `${network.map((group) => Number.parseInt(group, 16).toString(16)).join(":")}::/64`;
-};
-
-/** Cloudflare sets CF-Connecting-IP on every request; `wrangler dev` sets it to the local client's address. */
-const clientAddress = (c: Context<AppEnv>) => addressGroup(c.req.header("CF-Connecting-IP") ?? "unknown");
-
 /**
  * Every attempt with a key this isolate does not know to be valid counts against the
  * client's address, before KV is read: a client guessing keys gets 429 after
  * AUTH_FAILURE_LIMITER's allowance and costs at most that many KV reads per period.
  */
 const countUnverifiedAttempt = async (c: Context<AppEnv>) => {
-  if (!(await isWithinLimit(c, "AUTH_FAILURE_LIMITER", clientAddress(c)))) {
+  if (!(await isWithinLimit(c, "AUTH_FAILURE_LIMITER", addressOf(c.req.raw)))) {
     throw new ApiError(
       "rate_limited",
       `Too many requests with unknown API keys from this address; retry in ${RATE_LIMIT_PERIOD_S} seconds.`,
@@ -144,30 +121,61 @@ const lookUp = async (c: Context<AppEnv>, hash: string): Promise<ApiKeyRecord | 
   return record;
 };
 
+/** What a 401 says of a credential that is not (or no longer) valid: a key's words, or an access token's. */
+export type Refusals = { invalid: string; expired: (instant: string) => string };
+const KEY_REFUSALS: Refusals = {
+  invalid: "The API key is not valid.",
+  expired: (instant) => `The API key expired at ${instant}.`,
+};
+
 /**
- * Runs before any validation or database work. A token that cannot be one of our keys
- * (its shape, or its checksum) is refused without a KV read or a limiter call; an expired
- * key is refused from its instant on, also while this isolate still holds its record.
+ * Admits the caller whose key has `hash`, or refuses it (401): known to KV, through this
+ * isolate's cache (KNOWN_KEY_TTL_MS), and unexpired, from its instant on, also while this
+ * isolate still holds its record. `grantedScopes`, an access token's, narrow the key's own.
  */
-export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
+export const admitKey = async (c: Context<AppEnv>, hash: string, refusals: Refusals, grantedScopes?: Scope[]) => {
+  const record = await lookUp(c, hash);
+  if (!record) throw unauthorized("invalid", refusals.invalid);
+  const now = Date.now();
+  // excerpt: the record is the operator's, written by hand perhaps; a message stays short.
+  if (hasExpired(record, now)) throw unauthorized("expired", refusals.expired(excerpt(String(record.expiresAt))));
+  const scopes = grantedScopes?.filter((scope) => hasScope(record, scope));
+  c.set("apiKey", { ...record, ...(scopes && { scopes }), hash });
+  // So that a caller sees the expiry coming, as GitHub's github-authentication-token-expiration.
+  if (record.expiresAt !== undefined) c.header(KEY_EXPIRATION_HEADER, new Date(record.expiresAt).toUTCString());
+  recordKeyUse(c, hash, now);
+  return record;
+};
+
+/** The token of the request's `Authorization: Bearer` header; 401 without one. */
+export const bearerToken = (c: Context<AppEnv>): string => {
   const header = c.req.header("Authorization");
   if (!header) throw unauthorized("missing", "Send an API key as 'Authorization: Bearer <key>'.");
   const token = BEARER.exec(header)?.[1];
   if (!token) throw unauthorized("malformed", "The Authorization header must be 'Bearer <key>'.");
-  if (!isWellFormedApiKey(token)) throw unauthorized("invalid", "The API key is not valid.");
+  return token;
+};
+
+/** A tool call's operation runs as the caller that /mcp's door admitted (src/mcp/call.ts), not again. */
+export type AdmittedAtTheDoor = { ADMITTED_CALLER?: ApiKeyRecord & { hash: string } };
+
+/**
+ * Admits the key `token` (see admitKey). A token that cannot be one of our keys (its shape,
+ * or its checksum) is refused without a KV read or a limiter call.
+ */
+export const admitApiKey = async (c: Context<AppEnv>, token: string) => {
+  if (!isWellFormedApiKey(token)) throw unauthorized("invalid", KEY_REFUSALS.invalid);
   const knownHash = keyHashes.get(token);
   const hash = knownHash ?? (await hashApiKey(token));
-  const record = await lookUp(c, hash);
-  if (!record) throw unauthorized("invalid", "The API key is not valid.");
+  await admitKey(c, hash, KEY_REFUSALS);
   if (!knownHash) keyHashes.set(token, hash);
-  const now = Date.now();
-  // excerpt: the record is the operator's, written by hand perhaps; a message stays short.
-  if (hasExpired(record, now))
-    throw unauthorized("expired", `The API key expired at ${excerpt(String(record.expiresAt))}.`);
-  c.set("apiKey", { ...record, hash });
-  // So that a caller sees the expiry coming, as GitHub's github-authentication-token-expiration.
-  if (record.expiresAt !== undefined) c.header(KEY_EXPIRATION_HEADER, new Date(record.expiresAt).toUTCString());
-  recordKeyUse(c, hash, now);
+};
+
+/** Runs before any validation or database work. */
+export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
+  const admitted = (c.env as AdmittedAtTheDoor).ADMITTED_CALLER;
+  if (admitted) c.set("apiKey", admitted);
+  else await admitApiKey(c, bearerToken(c));
   await next();
 });
 

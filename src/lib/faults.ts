@@ -84,7 +84,7 @@ export const withDeadline = <T>(promise: Promise<T>, ms: number, what: string): 
     promise.then(resolve, reject).finally(() => clearTimeout(timer));
   });
 
-export type Dependency = "D1" | "KV" | "RATE_LIMITER" | "AUTH_FAILURE_LIMITER";
+export type Dependency = "D1" | "KV" | "RATE_LIMITER" | "AUTH_FAILURE_LIMITER" | "AUTH";
 
 /**
  * One warn line per fault of a dependency: which one, what it said (D1's and KV's messages

@@ -1,5 +1,5 @@
-// A tool call, run as the HTTP operation it stands for, through the whole app: the same
-// key, scope, validation, idempotency, deprecation and brownouts. Its arguments are
+// A tool call, run as the HTTP operation it stands for, through the whole app, as the caller
+// admitted at /mcp's door: the same scope, validation, idempotency, deprecation and brownouts. Its arguments are
 // checked first (./arguments.ts), and its request is built from the checked values alone.
 // The /mcp request was counted against the key's limit at the door (./routes.ts), so the
 // operation does not count it again; the access line is the /mcp request's, which names
@@ -8,6 +8,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import type { ErrorCode } from "../http/error-codes";
 import type { ApiError } from "../http/errors";
+import type { AdmittedAtTheDoor } from "../keys/authenticate";
 import type { ErrorBody } from "../schemas";
 import { checkArguments, type ToolArguments } from "./arguments";
 import { GET_PET_DEPRECATION, type ToolName } from "./tools";
@@ -32,8 +33,8 @@ export type ApiFetch = (
 const COUNTED_AT_THE_DOOR = { limit: async () => ({ success: true }) } satisfies RateLimit;
 
 /** The operation's request for checked arguments: every value in it is one its schema allowed. */
-const requestFor = <Name extends ToolName>(name: Name, args: ToolArguments[Name], origin: string, auth: string) => {
-  const headers = new Headers({ Authorization: auth });
+const requestFor = <Name extends ToolName>(name: Name, args: ToolArguments[Name], origin: string) => {
+  const headers = new Headers();
   if (name === "create_pet") {
     const { idempotencyKey, ...pet } = args as ToolArguments["create_pet"];
     headers.set("Content-Type", "application/json");
@@ -95,9 +96,11 @@ export const refusedCall = (c: Context<AppEnv>, name: ToolName, error: ApiError)
 export const callTool = async (c: Context<AppEnv>, fetchApi: ApiFetch, name: ToolName, args: unknown) => {
   const checked = checkArguments(name, args);
   if (checked instanceof Error) return refusedCall(c, name, checked);
-  const request = requestFor(name, checked, new URL(c.req.url).origin, c.req.header("Authorization") ?? "");
-  // ACCESS_LOG off: this request's line is the /mcp request's own.
-  const env = { ...c.env, ACCESS_LOG: "off", RATE_LIMITER: COUNTED_AT_THE_DOOR };
+  const request = requestFor(name, checked, new URL(c.req.url).origin);
+  // ACCESS_LOG off: this request's line is the /mcp request's own. The caller is the one
+  // admitted at the door, key or access token, not admitted again.
+  const admitted: AdmittedAtTheDoor = { ADMITTED_CALLER: c.get("apiKey") };
+  const env = { ...c.env, ...admitted, ACCESS_LOG: "off", RATE_LIMITER: COUNTED_AT_THE_DOOR };
   const response = await fetchApi(request, env, c.executionCtx);
   const body: unknown = await response.json();
   if (!response.ok) {

@@ -1,10 +1,9 @@
 // POST /mcp: the Model Context Protocol over Streamable HTTP, on the API's own host, for
-// agents (docs/mcp.md). The same key as the API's, in Authorization: a missing, unknown or
-// expired one is 401 before any message is read. An Origin that may not call it is 403 (the
+// agents (docs/mcp.md). The same key as the API's, or an access token signed in with one
+// (./door.ts), in Authorization: a missing, unknown or expired one is 401 before any message is read. An Origin that may not call it is 403 (the
 // specification's guard against DNS rebinding); a version this server does not speak, or
 // headers that disagree with the body, are 400 (./versions.ts). It answers in JSON and offers
 // no stream: GET is 405.
-import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { allowOrigin } from "../http/cors";
@@ -12,9 +11,10 @@ import { ApiError, excerpt } from "../http/errors";
 import { findJsonProblem } from "../http/json-ambiguity";
 import { readJsonText } from "../http/json-body";
 import { isWithinLimit, rateLimited } from "../http/rate-limit";
-import { requireApiKey } from "../keys/authenticate";
+import { newApp } from "../http/router";
 import { argumentsProblem } from "./arguments";
 import { type ApiFetch, callTool, refusedCall } from "./call";
+import { requireKeyOrToken } from "./door";
 import { INVALID_REQUEST, isObject, PARSE_ERROR, type Reply, readableId, rpcError } from "./json-rpc";
 import { answer } from "./protocol";
 import { isToolName, TOOLS } from "./tools";
@@ -51,7 +51,7 @@ const toolCalled = (message: unknown) => {
 const listTools = () => ({ tools: TOOLS });
 
 export const mcpRoutes = (fetchApi: ApiFetch) =>
-  new Hono<AppEnv>().post("/", checkOrigin, requireApiKey, async (c) => {
+  newApp().post("/", checkOrigin, requireKeyOrToken, async (c) => {
     const reply = (body: Reply | undefined, status: 200 | 400 | 404) =>
       body ? c.json(body, status) : c.body(null, 202);
     // Every request counts once against the key's limit, here, whatever it holds; the

@@ -1,10 +1,9 @@
-import { Hono } from "hono";
 import { withSession } from "../db/session";
 import { deprecatedOperation } from "../deprecation/deprecated-operation";
-import type { AppEnv } from "../env";
 import { ApiError } from "../http/errors";
 import { jsonBody } from "../http/json-body";
 import { rateLimit } from "../http/rate-limit";
+import { newApp } from "../http/router";
 import { validate, validateOptional } from "../http/validate";
 import { callerId } from "../keys/api-key";
 import { requireApiKey, requireScope } from "../keys/authenticate";
@@ -39,7 +38,7 @@ const nextLink = (query: Record<string, string | undefined>) => {
 /** The new pet's Location: relative to the request's URL (.../v1/pets), so under any prefix it is .../v1/pets/{id}. */
 const locationOf = (id: number) => `pets/${id}`;
 
-export const petRoutes = new Hono<AppEnv>()
+export const petRoutes = newApp()
   .use(requireApiKey, rateLimit, requireScope, validateOptional("header", sessionHeadersSchema), withSession)
   .get("/", validate("query", listPetsQuerySchema), async (c) => {
     const { limit, status, cursor } = c.req.valid("query");

@@ -1,5 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { shareHarness } from "./harness";
+import { type LoopbackTls, trustLoopbackCertificate } from "./loopback-tls";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -12,6 +13,8 @@ declare module "vitest" {
      * on every request, so that a version that takes no traffic yet answers them.
      */
     versionOverride?: string;
+    /** An HTTPS certificate for localhost that the harnesses of the test files trust (./loopback-tls.ts). */
+    loopbackTls: LoopbackTls;
   }
 }
 
@@ -21,6 +24,8 @@ declare module "vitest" {
  * closed when the run ends.
  */
 export default async function setup(project: TestProject) {
+  // First: the test files' processes, started after this, inherit the trust.
+  project.provide("loopbackTls", trustLoopbackCertificate());
   if (project.getProvidedContext().baseUrl) return;
   const { harness, release } = await shareHarness();
   project.provide("baseUrl", harness.origin);

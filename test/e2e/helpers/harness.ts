@@ -2,7 +2,7 @@ import path from "node:path";
 import { createTestHarness, type TestHarness } from "wrangler";
 import { type ApiKeyRecord, generateApiKey, hashApiKey } from "../../../src/keys/api-key";
 
-// The Worker of wrangler.toml on a real HTTP port inside the test process (wrangler's
+// The Worker of wrangler.toml (with the sign-in Worker of wrangler.auth.toml beside it) on a real HTTP port inside the test process (wrangler's
 // test harness: the runtime that `wrangler dev` runs, without a process of its own),
 // on fresh in-memory D1 and KV with the migrations of drizzle/ applied, and a key issued
 // as scripts/keys.ts issues one. The tests about the `npm run dev` process itself, the
@@ -28,6 +28,10 @@ export type Harness = {
   apiKey: string;
   /** Issues another key, with the record a test gives (a label, scopes, an expiry). */
   issueKey: (record?: Partial<ApiKeyRecord>, key?: string) => Promise<string>;
+  /** The KV namespaces: API_KEYS (the API's keys), OAUTH_KV (the sign-in Worker's grants and tokens). */
+  store: (binding: "API_KEYS" | "OAUTH_KV") => Promise<KVNamespace>;
+  /** What both Workers have logged since they started. */
+  logs: () => string[];
   /** Restarts the Worker with other settings: its storage is kept, its isolate is new. */
   restart: (settings: Settings) => Promise<void>;
   close: () => Promise<void>;
@@ -42,6 +46,8 @@ const workerOptions = ({ env, vars = {}, secrets = {} }: Settings) => ({
       vars,
       secrets: { CURSOR_SECRET, CURSOR_SECRET_PREVIOUS: "", ...secrets },
     },
+    // The sign-in Worker (OAuth for /mcp), which the API's AUTH binding names, as deployed beside it.
+    { configPath: "./wrangler.auth.toml", env },
   ],
 });
 
@@ -66,6 +72,11 @@ export const startHarness = async (settings: Settings = {}): Promise<Harness> =>
       },
       apiKey,
       issueKey,
+      logs: () => harness.getLogs().map(({ message }) => message),
+      store: async (binding) =>
+        binding === "OAUTH_KV"
+          ? (await harness.getWorker<{ OAUTH_KV: KVNamespace }>("petstore-auth").getEnv()).OAUTH_KV
+          : (await harness.getWorker<Cloudflare.Env>().getEnv()).API_KEYS,
       restart: async (next) => {
         await harness.update(workerOptions(next));
         ({ url } = await harness.listen());

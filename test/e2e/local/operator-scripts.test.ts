@@ -4,8 +4,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../../scripts/keys";
 import { startDevServer } from "../../../scripts/lib/dev-server";
+import { openGrantStore } from "../../../scripts/lib/grant-store";
+import { revokeGrants } from "../../../scripts/lib/key-grants";
 import { applyLocalMigrations } from "../../../scripts/lib/local-migrations";
 import { openLocalStores } from "../../../scripts/lib/stores";
+import { hashApiKey } from "../../../src/keys/api-key";
 import { createPetThrough } from "../../helpers/api-client";
 import { backupTests } from "../helpers/backup-tests";
 import { api } from "../helpers/client";
@@ -13,6 +16,7 @@ import { keyRollTests } from "../helpers/key-roll-tests";
 import { keyScriptTests, type ScratchState } from "../helpers/key-script-tests";
 import { peekDatabase } from "../helpers/lock-store";
 import { npmScript } from "../helpers/npm-script";
+import { exchangeCode, listPetsWith, pkce, registerClient, signInOverHttp, tokenRequest } from "../helpers/oauth-host";
 
 // The documented numbers, written here rather than imported, so that a change to the code
 // that the docs do not follow fails a test.
@@ -64,3 +68,57 @@ it("usage:deprecated shows the getPet calls under the caller's key label", async
 });
 
 describe("backup and restore", () => backupTests(state));
+
+it("key:grants lists the grants that signing in with a key made, and revokes them; a failed write is said, and undone by running it again", async () => {
+  const { origin } = state.server;
+  // A callback that nobody serves: the sign-in's redirect is read, not followed.
+  const redirectUri = "http://127.0.0.1:9/callback";
+  const clientId = await registerClient(origin, redirectUri);
+  const { verifier, challenge } = pkce();
+  const authorization = { clientId, redirectUri, challenge, scope: "read" };
+  const { answer } = await signInOverHttp(origin, authorization, state.key);
+  expect(answer?.status).toBe(302);
+  const exchanged = await exchangeCode(origin, answer?.headers.get("Location") ?? "", authorization, verifier);
+  const tokens = (await exchanged.json()) as { access_token: string; refresh_token: string };
+  expect((await listPetsWith(origin, tokens.access_token)).status).toBe(200);
+
+  const grants = (...more: string[]) => npmScript("key:grants", [state.key, ...more, "--persist-to", persistTo]);
+  const listed = await grants();
+  expect(listed.code).toBe(0);
+  expect(listed.stderr).toContain("has 1 grant.");
+  const [header, row = ""] = listed.stdout.trim().split("\n");
+  expect(header).toMatch(/^grant\s+app \(client id\)\s+scopes\s+granted\s+expires$/);
+  expect(row.split(/\s+/).slice(1, 3)).toEqual([clientId, "read"]);
+  const grantId = row.split(/\s+/)[0] ?? "";
+
+  // Refused before any write: a grant the key does not have, and what cannot be a grant id.
+  expect((await grants("--revoke", "nosuchgrant")).stderr).toContain("has no grant nosuchgrant: nothing was revoked");
+  expect((await grants("--revoke", "no/such")).stderr).toContain("--revoke takes a grant id");
+
+  // The grant's own record cannot be deleted: its tokens are gone, it is still listed, and said so.
+  const store = await openGrantStore({ remote: false, persistTo });
+  const failing = {
+    ...store,
+    delete: async (name: string) => {
+      if (name.startsWith("grant:")) throw new Error("KV put failed: injected");
+      await store.delete(name);
+    },
+  };
+  await expect(revokeGrants(failing, await hashApiKey(state.key), grantId)).rejects.toThrow(
+    `Revoked no grant; grant ${grantId} and any after it are still in place (some of its tokens may be gone): run the command again.`,
+  );
+  await store.close();
+  expect((await grants()).stderr).toContain("has 1 grant.");
+
+  const revoked = await grants("--revoke", "all");
+  expect(revoked.code).toBe(0);
+  expect(revoked.stderr).toContain(`Revoked 1 grant of the key with hash ${await hashApiKey(state.key)} (${grantId})`);
+  expect((await grants()).stderr).toContain("has 0 grants.");
+  expect((await listPetsWith(origin, tokens.access_token)).status).toBe(401);
+  const refresh = await tokenRequest(origin, {
+    grant_type: "refresh_token",
+    refresh_token: tokens.refresh_token,
+    client_id: clientId,
+  });
+  expect(refresh.status).toBe(400);
+});

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { configProblems, type EnvironmentConfig, shortSecrets } from "../../../scripts/lib/check-config";
+import {
+  configProblems,
+  type EnvironmentConfig,
+  shortSecrets,
+  signInConfigProblems,
+} from "../../../scripts/lib/check-config";
 import { DEPLOYED_ENVIRONMENTS } from "../../../scripts/lib/target";
-import { workerConfig } from "../../../scripts/lib/wrangler";
+import { SIGN_IN_CONFIG, workerConfig } from "../../../scripts/lib/wrangler";
 
 // The check that scripts/deploy.ts makes of each deployed environment before a deploy or
 // its dry run: wrangler.toml passes it, and each thing the Worker needs, taken away in
@@ -14,6 +19,7 @@ import { workerConfig } from "../../../scripts/lib/wrangler";
 const WORKER_NEEDS = {
   d1_databases: ["DB"],
   kv_namespaces: ["API_KEYS"],
+  services: ["AUTH"],
   ratelimits: ["RATE_LIMITER", "AUTH_FAILURE_LIMITER"],
   vars: ["ACCESS_LOG", "ALLOWED_ORIGINS", "GET_PET_BROWNOUTS", "RATE_LIMIT_QUOTA"],
   secrets: ["CURSOR_SECRET"],
@@ -39,6 +45,12 @@ describe.each(DEPLOYED_ENVIRONMENTS)("[env.%s]", (env) => {
         `KV binding ${name}`,
         (copy) => {
           copy.kv_namespaces = copy.kv_namespaces.filter(({ binding }) => binding !== name);
+        },
+      ]),
+      ...WORKER_NEEDS.services.map((name): [string, (copy: EnvironmentConfig) => void] => [
+        `service binding ${name}`,
+        (copy) => {
+          copy.services = (copy.services ?? []).filter(({ binding }) => binding !== name);
         },
       ]),
       ...WORKER_NEEDS.ratelimits.map((name): [string, (copy: EnvironmentConfig) => void] => [
@@ -84,6 +96,66 @@ describe.each(DEPLOYED_ENVIRONMENTS)("[env.%s]", (env) => {
       expect(configProblems(copy, env)).toEqual([
         expect.stringMatching(/^\[env\.\w+\] limits AUTH_FAILURE_LIMITER to/),
       ]);
+    }
+  });
+});
+
+describe.each(DEPLOYED_ENVIRONMENTS)("[env.%s] of wrangler.auth.toml, the sign-in Worker's", (env) => {
+  const both = async () => ({
+    api: (await workerConfig(env)) as EnvironmentConfig,
+    signIn: (await workerConfig(env, SIGN_IN_CONFIG)) as EnvironmentConfig,
+  });
+
+  it("is the Worker that the API's AUTH names, on the API's keys and throttle, with OAUTH_KV its own", async () => {
+    const { api, signIn } = await both();
+    expect(signInConfigProblems(api, signIn, env)).toEqual([]);
+    expect(api.services).toEqual([{ binding: "AUTH", service: `petstore-auth-${env}` }]);
+  });
+
+  it("is refused when any of the four differs", async () => {
+    const { api, signIn } = await both();
+    const changes: [string, (copy: EnvironmentConfig) => void][] = [
+      [
+        `binds AUTH to petstore-auth-${env}, not the sign-in Worker petstore-other`,
+        (copy) => {
+          copy.name = "petstore-other";
+        },
+      ],
+      [
+        "reads another API_KEYS namespace than the API's",
+        (copy) => {
+          const keys = copy.kv_namespaces.find(({ binding }) => binding === "API_KEYS");
+          if (keys) keys.id = "elsewhere";
+        },
+      ],
+      [
+        "has no KV binding OAUTH_KV",
+        (copy) => {
+          copy.kv_namespaces = copy.kv_namespaces.filter(({ binding }) => binding !== "OAUTH_KV");
+        },
+      ],
+      [
+        "keeps OAUTH_KV in a namespace of the API's",
+        (copy) => {
+          const keys = copy.kv_namespaces.find(({ binding }) => binding === "API_KEYS")?.id;
+          const oauth = copy.kv_namespaces.find(({ binding }) => binding === "OAUTH_KV");
+          if (oauth) oauth.id = keys;
+        },
+      ],
+      [
+        "counts failed sign-ins apart from the API's AUTH_FAILURE_LIMITER",
+        (copy) => {
+          for (const limiter of copy.ratelimits) limiter.namespace_id = "9999";
+        },
+      ],
+    ];
+    for (const [problem, change] of changes) {
+      const copy = structuredClone(signIn);
+      change(copy);
+      const named = problem.startsWith("binds")
+        ? `[env.${env}] ${problem}`
+        : `[env.${env}] of wrangler.auth.toml ${problem}`;
+      expect(signInConfigProblems(api, copy, env), problem).toEqual([named]);
     }
   });
 });

@@ -3,6 +3,7 @@ import openapi from "../../../openapi.json";
 import { app } from "../../../src/app";
 import { DEPRECATIONS } from "../../../src/deprecation/deprecated-operation";
 import { sha256Hex } from "../../../src/lib/sha256";
+import { signInRoutes } from "../../../src/mcp/sign-in";
 import { conformanceProblems } from "../../helpers/conformance";
 import { BASE_URL, call, createApiKey } from "../../helpers/index";
 
@@ -17,10 +18,12 @@ const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "tr
 describe("openapi.json and the app", () => {
   it("describe the same routes, both ways", () => {
     // Middleware is registered for ALL methods; a route has an entry per handler. POST /mcp
-    // speaks MCP's JSON-RPC, which the MCP specification describes, not OpenAPI (docs/mcp.md).
+    // speaks MCP's JSON-RPC, which the MCP specification describes, not OpenAPI (docs/mcp.md);
+    // OAuth's paths serve the documents and pages that their RFCs describe.
+    const outside = new Set(["/mcp", ...signInRoutes.routes.map(({ path }) => path)]);
     const routes = new Set(
       app.routes
-        .filter(({ method, path }) => method !== "ALL" && path !== "/mcp")
+        .filter(({ method, path }) => method !== "ALL" && !outside.has(path))
         .map(({ method, path }) => `${method} ${path.replaceAll(/:(\w+)/g, "{$1}")}`),
     );
     const documented = Object.entries(openapi.paths).flatMap(([path, item]) =>

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { addressGroup } from "../../../src/keys/address-group";
 import { generateApiKey, hashApiKey } from "../../../src/keys/api-key";
-import { addressGroup } from "../../../src/keys/authenticate";
 import { BoundedCache } from "../../../src/lib/bounded-cache";
 import { call, createApiKey, expectError } from "../../helpers/index";
 import { inOneLimiterWindow } from "../../helpers/limiter-window";

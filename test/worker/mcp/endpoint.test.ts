@@ -143,9 +143,11 @@ describe("POST /mcp", () => {
     expect((await post(padded(64 * 1024))).status).toBe(200);
     await expectError(await post(padded(64 * 1024 + 1)), 413, "payload_too_large");
     // No key, an unknown one, an expired one: 401 before any message is read, with the
-    // challenge that tells a bridge (mcp-remote) the key is wrong rather than to sign in.
+    // challenge that says what was wrong, and where a host that speaks OAuth signs in (RFC 9728).
     const expired = await createApiKey("expired agent", { expiresAt: "2020-01-01T00:00:00.000Z" });
     const invalid = 'Bearer realm="petstore", error="invalid_token", error_description=';
+    const signIn =
+      ', resource_metadata="https://petstore.test/.well-known/oauth-protected-resource/mcp", scope="read write"';
     for (const [refused, challenge] of [
       [null, 'Bearer realm="petstore"'],
       [`ps_test_${"0".repeat(43)}`, `${invalid}"The API key is not valid"`],
@@ -153,7 +155,7 @@ describe("POST /mcp", () => {
     ] as const) {
       const response = await post({ jsonrpc: "2.0", id: 1, method: "ping" }, { key: refused });
       await expectError(response, 401, "unauthorized");
-      expect(response.headers.get("WWW-Authenticate")).toBe(challenge);
+      expect(response.headers.get("WWW-Authenticate")).toBe(challenge + signIn);
     }
   });
 

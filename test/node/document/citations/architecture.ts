@@ -178,4 +178,16 @@ export const ARCHITECTURE: Citation[] = [
       ),
     ],
   },
+  {
+    page: "docs/architecture.md",
+    test: "test/worker/mcp/sign-in.test.ts",
+    claim: "a call to `/mcp` with an access token gets 503 (never 401)",
+    shownBy: [
+      "gets 503 with Retry-After, never 401, while the sign-in Worker throws or hangs; a key carries on",
+      "gets 503 where no sign-in Worker is bound, as its pages do; a key carries on",
+    ],
+    breaks: [
+      edit("src/mcp/door.ts", 'if (!service) throw unavailable("Signing in");', "if (!service) return refuseToken(c);"),
+    ],
+  },
 ];

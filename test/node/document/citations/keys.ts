@@ -131,4 +131,13 @@ export const KEYS: Citation[] = [
     shownBy: ["is read from KV with cacheTtl 60: KV's edge cache adds at most 60 s to an isolate's (docs/keys.md)"],
     breaks: [edit("src/keys/api-key.ts", "export const KV_CACHE_TTL_S = 60;", "export const KV_CACHE_TTL_S = 30;")],
   },
+  {
+    page: "docs/keys.md",
+    test: "test/e2e/local/operator-scripts.test.ts",
+    claim: "running it again finishes it",
+    shownBy: [
+      "key:grants lists the grants that signing in with a key made, and revokes them; a failed write is said, and undone by running it again",
+    ],
+    breaks: [edit("scripts/lib/key-grants.ts", "      await store.delete(name);\n", "")],
+  },
 ];

@@ -89,4 +89,35 @@ export const MCP: Citation[] = [
     shownBy: ["POST /mcp initializes, lists the three tools and lists pets through list_pets"],
     breaks: [edit("src/mcp/protocol.ts", 'case "legacy tools/list":', 'case "legacy tools/list-renamed":')],
   },
+  {
+    page: "docs/mcp.md",
+    test: "test/e2e/local/oauth.test.ts",
+    claim: "runs this whole flow with the official SDK's v2 client",
+    shownBy: [
+      "registers itself (RFC 7591), signs in on the page in Chromium, calls tools, refreshes, and loses its access with the key",
+      "signs in with a Client ID Metadata Document as its client_id, and refuses a callback with a forged iss",
+    ],
+    breaks: [edit("src/mcp/sign-in.ts", "authorization_servers: [origin],", "authorization_servers: [],")],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/e2e/local/oauth-refusals.test.ts",
+    claim: "a redirect URI that the app did not register",
+    shownBy: [
+      "never redirects to a redirect URI the app did not register",
+      "refuse a wrong PKCE verifier, and a code used twice",
+      "refuses an expired access token, which a refresh replaces",
+      "accepts a token only at the resource it was issued for: this host's /mcp, not /v1, nor another host",
+      "refuses scopes beyond the key's, granting nothing; grants a read-only key what it has",
+      "refuses a form posted without the cookie of the browser that opened it (cross-site forgery)",
+    ],
+    breaks: [edit("src/auth-server/key-check.ts", "if (beyond.length > 0) {", "if (false) {")],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/worker/mcp/sign-in.test.ts",
+    claim: "tokens get 503 with",
+    shownBy: ["gets 503 with Retry-After, never 401, while the sign-in Worker throws or hangs; a key carries on"],
+    breaks: [edit("src/mcp/door.ts", "const AUTH_DEADLINE_MS = 3000;", "const AUTH_DEADLINE_MS = 30000;")],
+  },
 ];

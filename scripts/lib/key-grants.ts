@@ -1,0 +1,71 @@
+// `npm run key:grants`: the access that apps (agents' hosts) were granted by signing in with
+// a key (src/auth-server/), as the sign-in Worker keeps it in OAUTH_KV: each grant under
+// grant:<key hash>:<grant id>, and its tokens, only as hashes, under token:<key hash>:<grant id>:.
+// Revoking a grant deletes its tokens, then the grant, as the library's own revokeGrant does:
+// until the grant itself is gone it can still be revoked again.
+import type { GrantStore } from "./grant-store";
+import { cell, table } from "./key-list";
+
+/** A grant id as the library makes them; `all` names every grant of the key. */
+export const GRANT_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+type GrantRecord = { id?: unknown; clientId?: unknown; scope?: unknown; createdAt?: unknown; expiresAt?: unknown };
+
+const grantsOf = async (store: GrantStore, hash: string) => {
+  const grants: { name: string; id: string; record: GrantRecord }[] = [];
+  for (const name of await store.list(`grant:${hash}:`)) {
+    const text = await store.get(name);
+    if (text === undefined) continue; // gone since the listing: an expiry, or another revoke
+    grants.push({ name, id: name.slice(`grant:${hash}:`.length), record: JSON.parse(text) as GrantRecord });
+  }
+  return grants;
+};
+
+/** Seconds since the epoch, as the library keeps its instants, in ISO 8601. */
+const instant = (seconds: unknown) =>
+  typeof seconds === "number" ? new Date(seconds * 1000).toISOString() : undefined;
+
+/** The table of the key's grants: which app, for which scopes, since and until when. */
+export const grantTable = async (store: GrantStore, hash: string) => {
+  const grants = await grantsOf(store, hash);
+  const rows = grants.map(({ id, record }) => [
+    cell(id, "?"),
+    cell(record.clientId, "?"),
+    cell(record.scope, ""),
+    cell(instant(record.createdAt), "?"),
+    cell(instant(record.expiresAt), "never"),
+  ]);
+  const said = `The key with hash ${hash} has ${grants.length} grant${grants.length === 1 ? "" : "s"}.`;
+  return {
+    said,
+    printed: grants.length > 0 ? table([["grant", "app (client id)", "scopes", "granted", "expires"], ...rows]) : [],
+  };
+};
+
+/**
+ * Revokes the key's grant `which` (or `all`), each whole or not at all: a grant is listed,
+ * and usable, until its own record goes, last. A failure says what was revoked and what was not.
+ */
+export const revokeGrants = async (store: GrantStore, hash: string, which: string) => {
+  const grants = await grantsOf(store, hash);
+  const chosen = which === "all" ? grants : grants.filter(({ id }) => id === which);
+  if (which !== "all" && chosen.length === 0) {
+    throw new Error(`The key with hash ${hash} has no grant ${which}: nothing was revoked (key:grants lists them).`);
+  }
+  const revoked: string[] = [];
+  for (const { name, id } of chosen) {
+    try {
+      for (const token of await store.list(`token:${hash}:${id}:`)) await store.delete(token);
+      await store.delete(name);
+    } catch (error) {
+      throw new Error(
+        `Revoked ${revoked.length > 0 ? revoked.join(", ") : "no grant"}; grant ${id} and any after it are still in place (some of its tokens may be gone): run the command again.\n${(error as Error).message}`,
+      );
+    }
+    revoked.push(id);
+  }
+  return {
+    said: `Revoked ${revoked.length} grant${revoked.length === 1 ? "" : "s"} of the key with hash ${hash}${revoked.length > 0 ? ` (${revoked.join(", ")})` : ""}: their access and refresh tokens stop working at once.`,
+    printed: [],
+  };
+};

@@ -1,0 +1,47 @@
+// The page at /authorize: which app asks, where its access goes, for which scopes, and a
+// field for the API key that grants it. Everything the app said of itself (its name, its
+// domain) comes from its registration or its metadata document: escaped, as all of it is.
+import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
+import { escapeHtml } from "../document/reference-page/html";
+
+/**
+ * The page's own headers, beside the library's (which bind the form to this browser and
+ * forbid framing): no script, style only inline, and nothing of it cached or referred on.
+ */
+export const PAGE_HEADERS = {
+  "Content-Type": "text/html; charset=utf-8",
+  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+  "Referrer-Policy": "no-referrer",
+  "X-Content-Type-Options": "nosniff",
+};
+
+const STYLE =
+  "body{font:16px/1.5 system-ui,sans-serif;max-width:34em;margin:3em auto;padding:0 1em}.problem{color:#a00}";
+
+/** The sign-in page for `details`, posting `handle` back; `problem` says why the last try failed. */
+export const signInPage = (details: ConsentDescription, handle: string, problem?: string) => {
+  const name = escapeHtml(details.clientName);
+  const who = details.clientDomain
+    ? `published by <strong>${escapeHtml(details.clientDomain)}</strong>`
+    : "registered by itself: its name is not verified";
+  const scopes = details.scope.length > 0 ? details.scope.map(escapeHtml).join(", ") : "whatever your key may do";
+  const local = details.redirectIsLoopback
+    ? "<p><strong>Access goes to an app on this computer.</strong> Go on only if you just started signing in from it.</p>"
+    : "";
+  return `<!doctype html>
+<html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>Allow ${name} to use the Petstore API</title><style>${STYLE}</style>
+<h1>Allow <span id="client">${name}</span> to use the Petstore API?</h1>
+<p>The app (${who}) asks for <strong id="scopes">${scopes}</strong>. Its access will be sent to <strong id="redirect-host">${escapeHtml(details.redirectHost)}</strong>.</p>
+${local}${problem ? `<p class="problem" role="alert">${escapeHtml(problem)}</p>` : ""}
+<form method="post">
+<input type="hidden" name="handle" value="${escapeHtml(handle)}">
+<p><label>Your API key<br><input type="password" name="key" autocomplete="off" required size="60"></label></p>
+<p>The app gets its own access, which ends when the key does; the key stays with you.</p>
+<p><button name="decision" value="allow">Allow</button> <button name="decision" value="deny" formnovalidate>Deny</button></p>
+</form></html>`;
+};
+
+/** A page that says why no sign-in can go on, with no way back to an app nobody verified. */
+export const problemPage = (problem: string) =>
+  `<!doctype html>\n<html lang="en"><meta charset="utf-8"><title>Sign-in failed</title><style>${STYLE}</style>\n<h1>Sign-in failed</h1>\n<p class="problem" role="alert">${escapeHtml(problem)}</p></html>`;

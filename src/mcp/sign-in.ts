@@ -1,0 +1,69 @@
+// OAuth for /mcp, the API Worker's half (docs/mcp.md, "Signing in with OAuth"): the Protected
+// Resource Metadata (RFC 9728) that a 401 at /mcp points to, and the authorization server's
+// paths on this host, handed to the sign-in Worker (src/auth-server/) over the AUTH binding.
+import type { Context } from "hono";
+import type { AppEnv } from "../env";
+import { unavailable } from "../http/errors";
+import { newApp } from "../http/router";
+import { SCOPES } from "../keys/api-key";
+import { logDependencyFault } from "../lib/faults";
+
+/** What the API asks of the sign-in Worker over RPC, as src/auth-server/worker.ts answers. */
+export type SignInService = Fetcher & {
+  validateToken(
+    resource: string,
+    token: string,
+  ): Promise<{ props: { keyHash: string }; scope: string[]; expiresAt: number } | null>;
+};
+
+/** The sign-in Worker, or undefined where it is not bound (a misconfiguration: 503 for tokens). */
+export const signInService = (c: Context<AppEnv>) => {
+  const service = c.env.AUTH as Partial<SignInService> | undefined;
+  return typeof service?.validateToken === "function" ? (service as SignInService) : undefined;
+};
+
+/** The resource that tokens are issued for (RFC 8707): /mcp on the host the request came to. */
+export const resourceOf = (c: Context<AppEnv>) => `${new URL(c.req.url).origin}/mcp`;
+
+const METADATA_PATH = "/.well-known/oauth-protected-resource";
+
+/** RFC 9728 section 5.1: the parameters that a 401 at /mcp adds to its challenge. */
+export const signInChallenge = (c: Context<AppEnv>) =>
+  `resource_metadata="${new URL(c.req.url).origin}${METADATA_PATH}/mcp", scope="${SCOPES.join(" ")}"`;
+
+const protectedResourceMetadata = (c: Context<AppEnv>) => {
+  const { origin } = new URL(c.req.url);
+  const body = {
+    resource: `${origin}/mcp`,
+    authorization_servers: [origin],
+    scopes_supported: [...SCOPES],
+    bearer_methods_supported: ["header"],
+    resource_name: "Petstore API",
+    resource_documentation: `${origin}/v1/docs`,
+  };
+  // Public, as the API's document is: any page may read it, and caches may keep it an hour.
+  return c.json(body, 200, { "Access-Control-Allow-Origin": "*", "Cache-Control": "public, max-age=3600" });
+};
+
+/** Hands the request to the sign-in Worker as it came; 503 while that Worker fails. */
+const toSignInWorker = async (c: Context<AppEnv>) => {
+  const service = signInService(c);
+  if (!service) throw unavailable("Signing in");
+  try {
+    // A copy: the answer of a binding has headers that this app's middleware cannot add to.
+    const response = await service.fetch(c.req.raw);
+    return new Response(response.body, response);
+  } catch (error) {
+    logDependencyFault(c, "AUTH", error, "503");
+    throw unavailable("Signing in");
+  }
+};
+
+/** The paths of OAuth on the API's host; /mcp itself admits tokens at its door (./door.ts). */
+export const signInRoutes = newApp()
+  .get(METADATA_PATH, protectedResourceMetadata)
+  .get(`${METADATA_PATH}/mcp`, protectedResourceMetadata)
+  .get("/.well-known/oauth-authorization-server", toSignInWorker)
+  .on(["GET", "POST"], "/authorize", toSignInWorker)
+  // Every method: the library answers its own preflights and 405s there.
+  .all("/oauth/*", toSignInWorker);

@@ -1,0 +1,304 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateApiKey, hashApiKey } from "../../../src/keys/api-key";
+import { inOneLimiterWindow } from "../../helpers/limiter-window";
+import { type Harness, startHarness } from "../helpers/harness";
+import {
+  type Authorization,
+  authorizeUrl,
+  exchangeCode,
+  listPetsWith,
+  pkce,
+  registerClient,
+  signInOverHttp,
+  tokenRequest,
+} from "../helpers/oauth-host";
+
+// Each way a sign-in or a token is refused, over real HTTP against both Workers: the page
+// driven as a browser without script would, with fetch. The whole flow, with the official
+// client and Chromium, is in oauth.test.ts.
+
+let api: Harness;
+beforeAll(async () => {
+  // The access log on: no line of it may hold a key that was signed in with.
+  api = await startHarness({ vars: { ACCESS_LOG: "json" } });
+});
+afterAll(() => api?.close());
+
+/** A callback that nobody serves: a sign-in's redirect is read here, never followed. */
+const REDIRECT_URI = "http://127.0.0.1:9/callback";
+
+/** A registered client and a PKCE pair, ready to sign in with `scope`. */
+const newAuthorization = async (scope?: string) => {
+  const { verifier, challenge } = pkce();
+  const clientId = await registerClient(api.origin, REDIRECT_URI);
+  return { authorization: { clientId, redirectUri: REDIRECT_URI, challenge, scope } as Authorization, verifier };
+};
+
+/** Signs in with `key` and exchanges the code: the token response. */
+const tokensFor = async (key: string, scope?: string) => {
+  const { authorization, verifier } = await newAuthorization(scope);
+  const { answer } = await signInOverHttp(api.origin, authorization, key);
+  expect(answer?.status).toBe(302);
+  const exchanged = await exchangeCode(api.origin, answer?.headers.get("Location") ?? "", authorization, verifier);
+  expect(exchanged.status).toBe(200);
+  return (await exchanged.json()) as { access_token: string; refresh_token: string; scope: string };
+};
+
+/** The grants that KV holds for `key`: what a sign-in stored. */
+const grantsOf = async (key: string) =>
+  (await (await api.store("OAUTH_KV")).list({ prefix: `grant:${await hashApiKey(key)}:` })).keys;
+
+describe("the sign-in page", () => {
+  it("cannot be framed, and puts the key in no URL: the form posts it", async () => {
+    const { authorization } = await newAuthorization("read");
+    const page = await fetch(authorizeUrl(api.origin, authorization));
+    expect(page.status).toBe(200);
+    expect(page.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'none'");
+    expect(page.headers.get("X-Frame-Options")).toBe("DENY");
+    expect(page.headers.get("Cache-Control")).toBe("no-store");
+    expect(await page.text()).toMatch(/<form method="post">[\s\S]*<input type="password" name="key"/);
+  });
+
+  it("refuses a form posted without the cookie of the browser that opened it (cross-site forgery)", async () => {
+    const key = await api.issueKey({ label: "forged form" });
+    const { authorization } = await newAuthorization("read");
+    const html = await (await fetch(authorizeUrl(api.origin, authorization))).text();
+    const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1] ?? "";
+    const forged = await fetch(`${api.origin}/authorize`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ handle, key, decision: "allow" }),
+    });
+    expect(forged.status).toBe(400);
+    expect(forged.headers.get("Location")).toBeNull();
+    expect(await grantsOf(key)).toEqual([]);
+  });
+
+  it("shows the page again for a key that is not valid, and sends a denial back to the app with iss", async () => {
+    const { authorization } = await newAuthorization("read");
+    const { answer } = await signInOverHttp(api.origin, authorization, generateApiKey("development"));
+    expect(answer?.status).toBe(401);
+    const again = (await answer?.text()) ?? "";
+    expect(again).toContain("That is not a valid API key.");
+    expect(again).toMatch(/name="handle" value="[^"]+"/);
+    const page = await fetch(authorizeUrl(api.origin, authorization));
+    const handle = /name="handle" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
+    const cookie = page.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .join("; ");
+    const denied = await fetch(`${api.origin}/authorize`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
+      body: new URLSearchParams({ handle, decision: "deny" }),
+    });
+    expect(denied.status).toBe(302);
+    const location = new URL(denied.headers.get("Location") ?? "");
+    expect(`${location.origin}${location.pathname}`).toBe(REDIRECT_URI);
+    expect(Object.fromEntries(location.searchParams)).toMatchObject({
+      error: "access_denied",
+      state: "e2e-state",
+      iss: api.origin,
+    });
+  });
+
+  it("refuses scopes beyond the key's, granting nothing; grants a read-only key what it has", async () => {
+    const readOnly = await api.issueKey({ label: "read only", scopes: ["read"] });
+    const { authorization } = await newAuthorization("read write");
+    const { answer } = await signInOverHttp(api.origin, authorization, readOnly);
+    expect(answer?.status).toBe(403);
+    expect(answer?.headers.get("Location")).toBeNull();
+    expect(await answer?.text()).toContain("That API key does not have the &#39;write&#39; scope this app asks for");
+    expect(await grantsOf(readOnly)).toEqual([]);
+
+    const tokens = await tokensFor(readOnly, "read");
+    expect(tokens.scope).toBe("read");
+    expect((await listPetsWith(api.origin, tokens.access_token)).status).toBe(200);
+  });
+
+  it("gives a token the scopes asked for, not its key's: a key that may write, signed in for read, cannot", async () => {
+    const tokens = await tokensFor(await api.issueKey({ label: "reads through its token" }), "read");
+    expect(tokens.scope).toBe("read");
+    const create = await fetch(`${api.origin}/mcp`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${tokens.access_token}`,
+        "Content-Type": "application/json",
+        "MCP-Protocol-Version": "2025-11-25",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "create_pet", arguments: { name: "Unwritten", categoryId: 1 } },
+      }),
+    });
+    const { result } = (await create.json()) as { result: { isError: boolean; content: { text: string }[] } };
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(result.content[0]?.text ?? "{}")).toMatchObject({ code: "forbidden", status: 403 });
+  });
+
+  it("never redirects to a redirect URI the app did not register", async () => {
+    const { authorization } = await newAuthorization("read");
+    for (const redirectUri of [`${REDIRECT_URI}/other`, "http://127.0.0.1:9/callbac", "https://attacker.example/cb"]) {
+      const page = await fetch(authorizeUrl(api.origin, { ...authorization, redirectUri }), { redirect: "manual" });
+      expect(page.status, redirectUri).toBe(400);
+      expect(page.headers.get("Location"), redirectUri).toBeNull();
+      expect(await page.text()).toContain("Sign-in failed");
+    }
+  });
+
+  it("sends a resource other than this host's /mcp back to the app as invalid_target", async () => {
+    const { authorization } = await newAuthorization("read");
+    const url = authorizeUrl(api.origin, { ...authorization, resource: "https://other.example/mcp" });
+    const refused = await fetch(url, { redirect: "manual" });
+    expect(refused.status).toBe(302);
+    const location = new URL(refused.headers.get("Location") ?? "");
+    expect(location.searchParams.get("error")).toBe("invalid_target");
+    expect(location.searchParams.get("iss")).toBe(api.origin);
+  });
+
+  it("throttles failed sign-ins as unknown keys are: 60 a minute from an address, on the same count", async () => {
+    const { authorization } = await newAuthorization("read");
+    const { statuses, refused, unknownKey } = await inOneLimiterWindow(async () => {
+      const address = `198.19.${crypto.getRandomValues(new Uint8Array(1))[0]}.${crypto.getRandomValues(new Uint8Array(1))[0]}`;
+      const from = { "CF-Connecting-IP": address };
+      const page = await fetch(authorizeUrl(api.origin, authorization), { headers: from });
+      let html = await page.text();
+      let cookie = page.headers.getSetCookie().map((line) => line.split(";")[0]);
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 61; attempt++) {
+        const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1] ?? "";
+        const answer = await fetch(`${api.origin}/authorize`, {
+          method: "POST",
+          redirect: "manual",
+          headers: { ...from, "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie.join("; ") },
+          body: new URLSearchParams({ handle, key: generateApiKey("development"), decision: "allow" }),
+        });
+        statuses.push(answer.status);
+        html = await answer.text();
+        cookie = [...cookie, ...answer.headers.getSetCookie().map((line) => line.split(";")[0])];
+      }
+      const unknownKey = await fetch(`${api.origin}/v1/pets`, {
+        headers: { ...from, Authorization: `Bearer ${generateApiKey("development")}` },
+      });
+      return { statuses, refused: html, unknownKey: unknownKey.status };
+    });
+    expect(statuses.slice(0, 60).every((status) => status === 401)).toBe(true);
+    expect(statuses[60]).toBe(429);
+    expect(refused).toContain("Too many sign-ins from this address; try again in a minute.");
+    expect(unknownKey).toBe(429);
+  });
+});
+
+describe("the lifetimes (docs/mcp.md)", () => {
+  const day = 24 * 3600;
+
+  it("give an access token 15 minutes and a grant 30 days, and no key signed in with in a log line", async () => {
+    const key = await api.issueKey({ label: "lifetimes" });
+    const { authorization, verifier } = await newAuthorization("read");
+    const { answer } = await signInOverHttp(api.origin, authorization, key);
+    const exchanged = await exchangeCode(api.origin, answer?.headers.get("Location") ?? "", authorization, verifier);
+    const tokens = (await exchanged.json()) as { expires_in: number; refresh_token?: string };
+    expect(tokens.expires_in).toBe(900);
+    expect(tokens.refresh_token).toBeTruthy();
+    const store = await api.store("OAUTH_KV");
+    const [grant] = (await store.list({ prefix: `grant:${await hashApiKey(key)}:` })).keys;
+    const record = (await store.get(grant?.name ?? "", "json")) as { createdAt: number; expiresAt: number };
+    expect(record.expiresAt - record.createdAt).toBe(30 * day);
+    const logs = api.logs();
+    expect(logs.some((line) => line.includes("/authorize"))).toBe(true);
+    expect(logs.filter((line) => line.includes(key))).toEqual([]);
+  });
+
+  it("end no later than the key: its expiry caps both; a key ending within a minute gives a minute's access token and no refresh token", async () => {
+    const now = Date.now();
+    const inTwoHours = await api.issueKey({
+      label: "two hours",
+      expiresAt: new Date(now + 2 * 3600_000).toISOString(),
+    });
+    const capped = await tokensFor(inTwoHours, "read");
+    expect((capped as unknown as { expires_in: number }).expires_in).toBe(900);
+    const store = await api.store("OAUTH_KV");
+    const [grant] = (await store.list({ prefix: `grant:${await hashApiKey(inTwoHours)}:` })).keys;
+    const record = (await store.get(grant?.name ?? "", "json")) as { expiresAt: number };
+    expect(record.expiresAt * 1000).toBeLessThanOrEqual(now + 2 * 3600_000);
+    expect(record.expiresAt * 1000).toBeGreaterThan(now + 2 * 3600_000 - 60_000);
+
+    const inTenMinutes = await api.issueKey({ label: "ten minutes", expiresAt: new Date(now + 600_000).toISOString() });
+    const short = (await tokensFor(inTenMinutes, "read")) as unknown as { expires_in: number };
+    expect(short.expires_in).toBeLessThanOrEqual(600);
+    expect(short.expires_in).toBeGreaterThan(540);
+
+    const inHalfAMinute = await api.issueKey({
+      label: "half a minute",
+      expiresAt: new Date(now + 30_000).toISOString(),
+    });
+    const last = await tokensFor(inHalfAMinute, "read");
+    expect(last.refresh_token).toBeUndefined();
+  });
+});
+
+describe("the token endpoint and /mcp", () => {
+  it("refuse a wrong PKCE verifier, and a code used twice", async () => {
+    const { authorization } = await newAuthorization("read");
+    const { answer } = await signInOverHttp(api.origin, authorization, api.apiKey);
+    const location = answer?.headers.get("Location") ?? "";
+    const wrong = await exchangeCode(api.origin, location, authorization, pkce().verifier);
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toMatchObject({ error: "invalid_grant" });
+
+    const { authorization: second, verifier: secondVerifier } = await newAuthorization("read");
+    const signedIn = await signInOverHttp(api.origin, second, api.apiKey);
+    const code = signedIn.answer?.headers.get("Location") ?? "";
+    expect((await exchangeCode(api.origin, code, second, secondVerifier)).status).toBe(200);
+    const reused = await exchangeCode(api.origin, code, second, secondVerifier);
+    expect(reused.status).toBe(400);
+    expect(await reused.json()).toMatchObject({ error: "invalid_grant" });
+  });
+
+  it("refuses an expired access token, which a refresh replaces", async () => {
+    const key = await api.issueKey({ label: "expiring tokens" });
+    const tokens = await tokensFor(key, "read");
+    expect((await listPetsWith(api.origin, tokens.access_token)).status).toBe(200);
+    // Its record says it expired a second ago: what the clock would say 15 minutes on.
+    const store = await api.store("OAUTH_KV");
+    for (const { name } of (await store.list({ prefix: `token:${await hashApiKey(key)}:` })).keys) {
+      const record = (await store.get(name, "json")) as { expiresAt: number };
+      await store.put(name, JSON.stringify({ ...record, expiresAt: Math.floor(Date.now() / 1000) - 1 }));
+    }
+    const expired = await listPetsWith(api.origin, tokens.access_token);
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get("WWW-Authenticate")).toBe(
+      `Bearer realm="petstore", error="invalid_token", error_description="The access token is not valid", resource_metadata="${api.origin}/.well-known/oauth-protected-resource/mcp", scope="read write"`,
+    );
+  });
+
+  it("accepts a token only at the resource it was issued for: this host's /mcp, not /v1, nor another host", async () => {
+    const tokens = await tokensFor(api.apiKey, "read");
+    expect((await listPetsWith(api.origin, tokens.access_token)).status).toBe(200);
+    const atV1 = await fetch(`${api.origin}/v1/pets`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+    expect(atV1.status).toBe(401);
+    const { hostname, port } = new URL(api.origin);
+    const otherHost = `http://${hostname === "localhost" ? "127.0.0.1" : "localhost"}:${port}`;
+    expect((await listPetsWith(otherHost, tokens.access_token)).status).toBe(401);
+  });
+
+  it("refuses a refresh after the key's revocation, and the key's tokens once the API re-reads the key", async () => {
+    const key = await api.issueKey({ label: "revoked" });
+    const { authorization, verifier } = await newAuthorization("read");
+    const { answer } = await signInOverHttp(api.origin, authorization, key);
+    const exchanged = await exchangeCode(api.origin, answer?.headers.get("Location") ?? "", authorization, verifier);
+    const tokens = (await exchanged.json()) as { access_token: string; refresh_token: string };
+    await (await api.store("API_KEYS")).delete(await hashApiKey(key));
+    const refresh = await tokenRequest(api.origin, {
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: authorization.clientId,
+    });
+    expect(refresh.status).toBe(400);
+    expect(await refresh.json()).toMatchObject({ error: "invalid_grant" });
+  });
+});

@@ -1,0 +1,142 @@
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { hashApiKey } from "../../../src/keys/api-key";
+import { BASE_URL, createApiKey, expectError, send } from "../../helpers/index";
+import { MCP } from "../../helpers/mcp-calls";
+
+// An access token at /mcp, with the sign-in Worker (src/auth-server/, built and bound as AUTH
+// by vitest.config.ts) on the suite's real KV: it stands for the key it was signed in with,
+// which the API re-checks as it re-checks every key; and while the sign-in Worker fails,
+// tokens get 503 and keys carry on. The whole flow over HTTP: test/e2e/local/oauth.test.ts.
+
+/** docs/keys.md: how long an isolate trusts a key's record; a token's key alike. */
+const KNOWN_KEY_TTL_MS = 60_000;
+/** docs/mcp.md: the sign-in Worker is given 3 s to say whether a token is valid. */
+const AUTH_DEADLINE_MS = 3_000;
+const REDIRECT_URI = "http://127.0.0.1:9/callback";
+const SIGN_IN = "OAuth's endpoints and pages are not in openapi.json";
+
+afterEach(() => vi.useRealTimers());
+
+const base64url = (bytes: ArrayBuffer | Uint8Array) =>
+  btoa(String.fromCharCode(...new Uint8Array(bytes)))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replaceAll("=", "");
+
+const form = (fields: Record<string, string>, headers: Record<string, string> = {}) => ({
+  method: "POST",
+  redirect: "manual" as const,
+  headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+  body: new URLSearchParams(fields),
+});
+
+const fetchApi = (path: string, init?: RequestInit) =>
+  send(new Request(`${BASE_URL}${path}`, init), { outsideContract: SIGN_IN });
+
+/** What a host does to get a token with `key`: registration, the page, the form, the code exchange. */
+const accessTokenFor = async (key: string) => {
+  const registered = await fetchApi("/oauth/register", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      client_name: "Worker test host",
+      redirect_uris: [REDIRECT_URI],
+      token_endpoint_auth_method: "none",
+    }),
+  });
+  const { client_id: clientId } = (await registered.json()) as { client_id: string };
+  const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
+  const challenge = base64url(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    scope: "read",
+    resource: `${BASE_URL}/mcp`,
+  });
+  const page = await fetchApi(`/authorize?${query}`);
+  const handle = /name="handle" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
+  const cookie = page.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+  const signedIn = await fetchApi("/authorize", form({ handle, key, decision: "allow" }, { Cookie: cookie }));
+  const code = new URL(signedIn.headers.get("Location") ?? "").searchParams.get("code") ?? "";
+  const exchanged = await fetchApi(
+    "/oauth/token",
+    form({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: REDIRECT_URI,
+      client_id: clientId,
+      code_verifier: verifier,
+    }),
+  );
+  return ((await exchanged.json()) as { access_token: string }).access_token;
+};
+
+const listPets = (bearer: string, bindings?: Cloudflare.Env) =>
+  send(
+    new Request(`${BASE_URL}/mcp`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${bearer}`,
+        "Content-Type": "application/json",
+        "MCP-Protocol-Version": "2025-11-25",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "list_pets", arguments: {} },
+      }),
+    }),
+    { bindings, outsideContract: MCP },
+  );
+
+describe("an access token at /mcp", () => {
+  it("stands for its key: refused once KNOWN_KEY_TTL_MS has passed since the key's revocation, as the key itself is", async () => {
+    const key = await createApiKey("signed in");
+    const token = await accessTokenFor(key);
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    expect((await listPets(token)).status).toBe(200);
+    await env.API_KEYS.delete(await hashApiKey(key));
+    vi.advanceTimersByTime(KNOWN_KEY_TTL_MS - 1000);
+    expect((await listPets(token)).status).toBe(200);
+    vi.advanceTimersByTime(1000);
+    const refused = await listPets(token);
+    await expectError(refused, 401, "unauthorized");
+    expect(refused.headers.get("WWW-Authenticate")).toContain('error="invalid_token"');
+  });
+
+  it("gets 503 with Retry-After, never 401, while the sign-in Worker throws or hangs; a key carries on", async () => {
+    const key = await createApiKey("through a sign-in outage");
+    const token = await accessTokenFor(key);
+    const failing = { ...env, AUTH: { ...env.AUTH, validateToken: () => Promise.reject(new Error("AUTH is down")) } };
+    const refused = await listPets(token, failing as unknown as Cloudflare.Env);
+    await expectError(refused, 503, "unavailable");
+    expect(refused.headers.get("Retry-After")).toBe("3");
+    expect((await listPets(key, failing as unknown as Cloudflare.Env)).status).toBe(200);
+
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const hanging = { ...env, AUTH: { ...env.AUTH, validateToken: () => new Promise(() => {}) } };
+    const answer = listPets(token, hanging as unknown as Cloudflare.Env);
+    await vi.advanceTimersByTimeAsync(AUTH_DEADLINE_MS);
+    await expectError(await answer, 503, "unavailable");
+  });
+
+  it("gets 503 where no sign-in Worker is bound, as its pages do; a key carries on", async () => {
+    const key = await createApiKey("no sign-in worker");
+    const { AUTH: _, ...unbound } = env;
+    await expectError(await listPets("user:grant:secret", unbound as Cloudflare.Env), 503, "unavailable");
+    const page = await send(new Request(`${BASE_URL}/authorize?client_id=x`), {
+      bindings: unbound as Cloudflare.Env,
+      outsideContract: SIGN_IN,
+    });
+    await expectError(page, 503, "unavailable");
+    expect((await listPets(key, unbound as Cloudflare.Env)).status).toBe(200);
+  });
+});
