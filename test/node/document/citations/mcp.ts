@@ -97,7 +97,13 @@ export const MCP: Citation[] = [
       "registers itself (RFC 7591), signs in on the page in Chromium, calls tools, refreshes, and loses its access with the key",
       "signs in with a Client ID Metadata Document as its client_id, and refuses a callback with a forged iss",
     ],
-    breaks: [edit("src/mcp/sign-in.ts", "authorization_servers: [origin],", "authorization_servers: [],")],
+    breaks: [
+      edit(
+        "src/mcp/door.ts",
+        'await (token.includes(":") ? admitToken(c, token) : admitApiKey(c, token));',
+        "await admitApiKey(c, token);",
+      ),
+    ],
   },
   {
     page: "docs/mcp.md",
@@ -105,19 +111,32 @@ export const MCP: Citation[] = [
     claim: "a redirect URI that the app did not register",
     shownBy: [
       "never redirects to a redirect URI the app did not register",
-      "refuse a wrong PKCE verifier, and a code used twice",
       "refuses an expired access token, which a refresh replaces",
       "accepts a token only at the resource it was issued for: this host's /mcp, not /v1, nor another host",
       "refuses scopes beyond the key's, granting nothing; grants a read-only key what it has",
       "refuses a form posted without the cookie of the browser that opened it (cross-site forgery)",
     ],
-    breaks: [edit("src/auth-server/key-check.ts", "if (beyond.length > 0) {", "if (false) {")],
+    breaks: [
+      edit("src/auth-server/key-check.ts", "if (beyond.length > 0) {", "if (false) {"),
+      edit(
+        "src/auth-server/sign-in.ts",
+        "if (error instanceof AuthorizationError) return page(problemPage(error.description), 400);",
+        'if (error instanceof AuthorizationError) return redirect("https://attacker.example/cb");',
+      ),
+      edit("src/mcp/door.ts", "if (!granted) return refuseToken(c);", "if (!granted) return;"),
+    ],
   },
   {
     page: "docs/mcp.md",
     test: "test/worker/mcp/sign-in.test.ts",
     claim: "tokens get 503 with",
     shownBy: ["gets 503 with Retry-After, never 401, while the sign-in Worker throws or hangs; a key carries on"],
-    breaks: [edit("src/mcp/door.ts", "const AUTH_DEADLINE_MS = 3000;", "const AUTH_DEADLINE_MS = 30000;")],
+    breaks: [
+      edit(
+        "src/mcp/door.ts",
+        '    logDependencyFault(c, "AUTH", error, "503");\n    throw unavailable("Signing in");',
+        '    logDependencyFault(c, "AUTH", error, "503");\n    return refuseToken(c);',
+      ),
+    ],
   },
 ];
