@@ -187,7 +187,11 @@ export const ARCHITECTURE: Citation[] = [
       "gets 503 where no sign-in Worker is bound, as its pages do; a key carries on",
     ],
     breaks: [
-      edit("src/mcp/door.ts", 'if (!service) throw unavailable("Signing in");', "if (!service) return refuseToken(c);"),
+      edit(
+        "src/mcp/door.ts",
+        'import { ApiError, unavailable } from "../http/errors";',
+        'import { ApiError } from "../http/errors";\nconst unavailable = (_what: string) => new ApiError("unauthorized", "No.");',
+      ),
     ],
   },
 ];
