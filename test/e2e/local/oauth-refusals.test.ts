@@ -150,6 +150,15 @@ describe("the sign-in page", () => {
     }
   });
 
+  it("takes PKCE with S256 only: a plain challenge goes back to the app as invalid_request", async () => {
+    const { authorization } = await newAuthorization("read");
+    const url = new URL(authorizeUrl(api.origin, authorization));
+    url.searchParams.set("code_challenge_method", "plain");
+    const refused = await fetch(url, { redirect: "manual" });
+    expect(refused.status).toBe(302);
+    expect(new URL(refused.headers.get("Location") ?? "").searchParams.get("error")).toBe("invalid_request");
+  });
+
   it("sends a resource other than this host's /mcp back to the app as invalid_target", async () => {
     const { authorization } = await newAuthorization("read");
     const url = authorizeUrl(api.origin, { ...authorization, resource: "https://other.example/mcp" });

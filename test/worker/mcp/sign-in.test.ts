@@ -112,6 +112,16 @@ describe("an access token at /mcp", () => {
     expect(refused.headers.get("WWW-Authenticate")).toContain('error="invalid_token"');
   });
 
+  it("ends when its key expires, from the instant on, as a rolled key's old one does at the overlap's end", async () => {
+    const expiresAt = new Date(Date.now() + 10 * 60_000).toISOString();
+    const token = await accessTokenFor(await createApiKey("rolled: the old key", { expiresAt }));
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.parse(expiresAt) - 1 });
+    expect((await listPets(token)).status).toBe(200);
+    vi.setSystemTime(Date.parse(expiresAt));
+    const { message } = await expectError(await listPets(token), 401, "unauthorized");
+    expect(message).toBe(`The access token is not valid: the API key it was granted with expired at ${expiresAt}.`);
+  });
+
   it("gets 503 with Retry-After, never 401, while the sign-in Worker throws or hangs; a key carries on", async () => {
     const key = await createApiKey("through a sign-in outage");
     const token = await accessTokenFor(key);
