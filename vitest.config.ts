@@ -67,6 +67,8 @@ export default defineConfig(async () => {
                   ACCESS_LOG: "json",
                   FC_SEED: PROPERTY_SEED,
                   STRADDLE_LIMITER_WINDOW: process.env.STRADDLE_LIMITER_WINDOW ?? "",
+                  // The mutant that `npm run test:mutation` runs these tests against (test/helpers/apply-migrations.ts).
+                  STRYKER_ACTIVE_MUTANT: process.env.__STRYKER_ACTIVE_MUTANT__ ?? "",
                 },
                 // The sign-in Worker, on the same KV of keys and failure throttle as the API (wrangler.auth.toml).
                 workers: [

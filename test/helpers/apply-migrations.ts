@@ -9,12 +9,16 @@ import { vi } from "vitest";
 // client address of its own (test/helpers/index.ts).
 vi.resetModules();
 
-const { TEST_MIGRATIONS, STRADDLE_LIMITER_WINDOW } = env as Cloudflare.Env & {
+const { TEST_MIGRATIONS, STRADDLE_LIMITER_WINDOW, STRYKER_ACTIVE_MUTANT } = env as Cloudflare.Env & {
   TEST_MIGRATIONS: D1Migration[];
   STRADDLE_LIMITER_WINDOW: string;
+  STRYKER_ACTIVE_MUTANT: string;
 };
 // Read from process.env by test/helpers/limiter-window.ts, as in the Node projects.
 process.env.STRADDLE_LIMITER_WINDOW = STRADDLE_LIMITER_WINDOW;
+// `npm run test:mutation` (scripts/mutation.ts): the mutant that StrykerJS's code switches on,
+// which it reads from process.env, handed over from the pool's (empty otherwise).
+if (STRYKER_ACTIVE_MUTANT) process.env.__STRYKER_ACTIVE_MUTANT__ = STRYKER_ACTIVE_MUTANT;
 // applyD1Migrations() records what it applied, so repeating it is a no-op.
 await applyD1Migrations(env.DB, TEST_MIGRATIONS);
 

@@ -76,6 +76,27 @@ describe("key lookups through the Worker", () => {
     expect(counted.counts.kv).toBe(1);
   });
 
+  it("hashes a key once, then knows it by itself while it is trusted", async () => {
+    const key = await createApiKey("hashed once");
+    const digest = vi.spyOn(crypto.subtle, "digest");
+    for (let request = 0; request < 3; request++) expect((await fetchPets(key, env)).status).toBe(200);
+    expect(digest).toHaveBeenCalledTimes(1);
+    digest.mockRestore();
+  });
+
+  it("reads a revoked key's absence once, then remembers it as unknown: a client sending it again costs no more reads", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const key = await createApiKey("revoked, then retried");
+    const counted = countRoundTrips(env);
+    expect((await fetchPets(key, counted.env, "198.51.100.3")).status).toBe(200);
+    await env.API_KEYS.delete(await hashApiKey(key));
+    vi.advanceTimersByTime(KNOWN_KEY_TTL_MS);
+    for (let request = 0; request < 3; request++) {
+      await expectError(await fetchPets(key, counted.env, "198.51.100.3"), 401, "unauthorized");
+    }
+    expect(counted.counts.kv).toBe(2);
+  });
+
   it("reads KV once for an unknown key within UNKNOWN_KEY_TTL_MS", async () => {
     const counted = countRoundTrips(env);
     const unknown = generateApiKey("development");
@@ -109,6 +130,15 @@ describe("the unknown-key throttle's unit", () => {
     ["2001:db8::", "2001:db8:0:0::/64"],
     ["::1", "0:0:0:0::/64"],
     ["::ffff:198.51.100.4", "198.51.100.4"],
+    ["::ffff:198.51.100.44", "198.51.100.44"],
+    ["2001::1:2:3:4:5:6", "2001:0:1:2::/64"],
+    // Not IPv4 mapped: what precedes or follows the IPv4 part makes it an IPv6 address, or none.
+    ["1::ffff:198.51.100.4", "1:0:0:0::/64"],
+    ["::ffff:198.51.100.4x", "0:0:0:0::/64"],
+    // Not an IPv6 address with a /64 to count: left as sent.
+    ["2001:db8:1", "2001:db8:1"],
+    ["2001:db8:12345::1", "2001:db8:12345::1"],
+    ["2001:db8:zz1::1", "2001:db8:zz1::1"],
     ["not an address", "not an address"],
   ])("for %s is %s", (address, group) => {
     expect(addressGroup(address)).toBe(group);

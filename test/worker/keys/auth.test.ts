@@ -60,6 +60,14 @@ describe("authentication", () => {
     }
   });
 
+  it("takes the scheme only at the start of the header", async () => {
+    for (const header of [`Xbearer ${key}`, `Token bearer ${key}`]) {
+      const response = await call("/v1/pets", { key: null, headers: { Authorization: header } });
+      await expectError(response, 401, "unauthorized");
+      expect(response.headers.get("WWW-Authenticate")).toContain('error="invalid_request"');
+    }
+  });
+
   it("checks the key before validating the request", async () => {
     const response = await call("/v1/pets?limit=0", { key: null });
     await expectError(response, 401, "unauthorized");

@@ -41,6 +41,16 @@ describe("a key's scopes", () => {
     expect(await countPets()).toBe(before);
   });
 
+  it("ask nothing of a method no route answers: a read-only key's DELETE gets the 405 with Allow that any key gets", async () => {
+    const reader = await createApiKey("reader of a 405", { scopes: ["read"] });
+    const refused = await expectError(
+      await call("/v1/pets", { key: reader, method: "DELETE" }),
+      405,
+      "method_not_allowed",
+    );
+    expect(refused.message).not.toContain("scope");
+  });
+
   it("let a write-only key create pets, and refuse it listPets and getPet, by GET or HEAD, with 403 naming 'read'", async () => {
     const writer = await createApiKey("writer only", { scopes: ["write"] });
     const pet = await createPet(writer, newPet);

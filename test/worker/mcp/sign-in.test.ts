@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { hashApiKey } from "../../../src/keys/api-key";
 import { BASE_URL, createApiKey, expectError, send } from "../../helpers/index";
+import { inOneLimiterWindow } from "../../helpers/limiter-window";
 import { MCP } from "../../helpers/mcp-calls";
 
 // An access token at /mcp, with the sign-in Worker (src/auth-server/, built and bound as AUTH
@@ -112,6 +113,31 @@ describe("an access token at /mcp", () => {
     expect(refused.headers.get("WWW-Authenticate")).toContain('error="invalid_token"');
   });
 
+  it("gives the tools the token's scopes, not more of its key's: signed in for read, it lists but cannot create", async () => {
+    const token = await accessTokenFor(await createApiKey("reads through its token"));
+    expect((await listPets(token)).status).toBe(200);
+    const create = await send(
+      new Request(`${BASE_URL}/mcp`, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${token}`,
+          "Content-Type": "application/json",
+          "MCP-Protocol-Version": "2025-11-25",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: { name: "create_pet", arguments: { name: "Unwritten", categoryId: 1 } },
+        }),
+      }),
+      { outsideContract: MCP },
+    );
+    const { result } = (await create.json()) as { result: { isError: boolean; content: { text: string }[] } };
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(result.content[0]?.text ?? "{}")).toMatchObject({ code: "forbidden", status: 403 });
+  });
+
   it("ends when its key expires, from the instant on, as a rolled key's old one does at the overlap's end", async () => {
     const expiresAt = new Date(Date.now() + 10 * 60_000).toISOString();
     const token = await accessTokenFor(await createApiKey("rolled: the old key", { expiresAt }));
@@ -120,6 +146,44 @@ describe("an access token at /mcp", () => {
     vi.setSystemTime(Date.parse(expiresAt));
     const { message } = await expectError(await listPets(token), 401, "unauthorized");
     expect(message).toBe(`The access token is not valid: the API key it was granted with expired at ${expiresAt}.`);
+  });
+
+  it("that the sign-in Worker does not know is 401 with RFC 6750's challenge and where to sign in", async () => {
+    const refused = await listPets("user:grant:not-a-secret");
+    const { message } = await expectError(refused, 401, "unauthorized");
+    expect(message).toBe("The access token is not valid, or has expired; sign in again.");
+    expect(refused.headers.get("WWW-Authenticate")).toBe(
+      'Bearer realm="petstore", error="invalid_token", error_description="The access token is not valid", resource_metadata="https://petstore.test/.well-known/oauth-protected-resource/mcp", scope="read write"',
+    );
+  });
+
+  it("counts each unknown token against the address, as an unknown key: the 61st of a minute is 429", async () => {
+    const statuses = await inOneLimiterWindow(async (run) => {
+      const address = `198.51.100.${200 + run}`;
+      const seen: number[] = [];
+      for (let attempt = 0; attempt < 61; attempt++) {
+        const response = await send(
+          new Request(`${BASE_URL}/mcp`, {
+            method: "POST",
+            headers: {
+              Authorization: "Bearer user:grant:guess",
+              "CF-Connecting-IP": address,
+              "Content-Type": "application/json",
+            },
+            body: "{}",
+          }),
+          { outsideContract: MCP },
+        );
+        seen.push(response.status);
+        if (attempt === 60) {
+          const { message } = await expectError(response, 429, "rate_limited");
+          expect(message).toBe("Too many requests with unknown credentials from this address; retry in 60 seconds.");
+          expect(response.headers.get("Retry-After")).toBe("60");
+        }
+      }
+      return seen;
+    });
+    expect(statuses.slice(0, 60).every((status) => status === 401)).toBe(true);
   });
 
   it("gets 503 with Retry-After, never 401, while the sign-in Worker throws or hangs; a key carries on", async () => {

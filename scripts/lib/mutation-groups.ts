@@ -1,0 +1,127 @@
+// What `npm run test:mutation` mutates: the modules that carry the rules the docs state,
+// each group with the tests that show those rules (a mutant is killed when they fail),
+// and the survivors judged equivalent, each with why no test can tell it apart.
+
+export type MutationGroup = {
+  /** The files mutated, as StrykerJS's `mutate` globs. */
+  mutate: string[];
+  /** The command that runs the group's tests: a mutant that leaves it passing survived. */
+  command: string;
+};
+
+export const MUTATION_GROUPS: Record<string, MutationGroup> = {
+  // Keys: their format and checksum, expiry, scopes, the caches and the throttle (docs/keys.md).
+  keys: {
+    mutate: ["src/keys/api-key.ts", "src/keys/authenticate.ts", "src/keys/address-group.ts"],
+    // With the KV faults and the memory budget, which the key caches obey, and tokens, which stand for keys.
+    command:
+      "npx vitest run --project worker test/worker/keys test/worker/faults/faults.test.ts test/worker/faults/memory-budget.test.ts test/worker/mcp/sign-in.test.ts --silent",
+  },
+  // /mcp: its versions, the arguments' rules, the door (docs/mcp.md).
+  mcp: {
+    mutate: ["src/mcp/arguments.ts", "src/mcp/versions.ts", "src/mcp/door.ts"],
+    command: "npx vitest run --project worker test/worker/mcp --silent",
+  },
+  // The client: retries, backoff, Retry-After, the checks of every answer (client/README.md).
+  client: {
+    mutate: ["client/src/retry.ts", "client/src/checks.ts", "client/src/errors.ts"],
+    command: "npx vitest run --project node test/node/client --silent",
+  },
+};
+
+/** A survivor that no test can tell apart from the code: where, what it becomes, and why. */
+export type Equivalent = { file: string; line: number; replacement: string; why: string };
+
+export const EQUIVALENTS: Equivalent[] = [
+  {
+    file: "src/mcp/versions.ts",
+    line: 49,
+    replacement: "{}",
+    why: "an empty catch returns undefined, as the return it replaces does",
+  },
+  {
+    file: "client/src/retry.ts",
+    line: 16,
+    replacement: "false",
+    why: "null then reads as the text 'null', which is neither a number of seconds nor a date: undefined all the same",
+  },
+  {
+    file: "client/src/retry.ts",
+    line: 27,
+    replacement: "signal.reason",
+    why: "abort runs only as the signal's listener, or when it has aborted: the signal is always there",
+  },
+  {
+    file: "client/src/retry.ts",
+    line: 34,
+    replacement: "{}",
+    why: "an AbortSignal fires abort once at most, so a listener kept after it runs never runs again",
+  },
+  {
+    file: "client/src/retry.ts",
+    line: 34,
+    replacement: "false",
+    why: "an AbortSignal fires abort once at most, so a listener kept after it runs never runs again",
+  },
+  {
+    file: "client/src/checks.ts",
+    line: 14,
+    replacement: "true",
+    why: "Number.isSafeInteger is false for anything that is not a number already",
+  },
+  {
+    file: "client/src/checks.ts",
+    line: 20,
+    replacement: "/^https?:/",
+    why: "a URL's protocol is its scheme and one colon: nothing can follow 'http:' or 'https:' in it",
+  },
+  ...[
+    [10, "false"],
+    [10, '""'],
+  ].map(([line, replacement]) => ({
+    file: "src/keys/address-group.ts",
+    line: line as number,
+    replacement: replacement as string,
+    why: "an address without ':' falls through to the same answer: fewer than four groups, returned as sent",
+  })),
+  ...[
+    [13, '"Stryker was here!"'],
+    [15, '["Stryker was here"]'],
+    [16, '["Stryker was here"]'],
+  ].map(([line, replacement]) => ({
+    file: "src/keys/address-group.ts",
+    line: line as number,
+    replacement: replacement as string,
+    why: "the group it adds lands past the first four, which are all the /64 is made of, or makes a malformed address one that is returned as sent, as it was",
+  })),
+  {
+    file: "src/keys/address-group.ts",
+    line: 23,
+    replacement: '""',
+    why: "every request without CF-Connecting-IP counts under one name, whichever it is",
+  },
+  {
+    file: "src/keys/api-key.ts",
+    line: 110,
+    replacement: "byte <= 248",
+    why: "one byte value in 249 more for one character: a bias no test could see without millions of keys",
+  },
+  {
+    file: "src/keys/authenticate.ts",
+    line: 116,
+    replacement: ";",
+    why: "a known key is read from knownKeys first, and an unknown entry lives 5 s, never as long as a known one's 60",
+  },
+  {
+    file: "src/keys/authenticate.ts",
+    line: 171,
+    replacement: "true",
+    why: "setting the hash it already holds again changes nothing",
+  },
+  {
+    file: "client/src/checks.ts",
+    line: 50,
+    replacement: "{}",
+    why: "an empty catch returns undefined, as the return it replaces does",
+  },
+];
