@@ -1,5 +1,6 @@
-import { lt, sql } from "drizzle-orm";
+import { inArray, lt, sql } from "drizzle-orm";
 import type { Context } from "hono";
+import { deleteInBatches } from "../db/clean-up";
 import { createDatabase, type Database } from "../db/client";
 import { deprecatedCalls } from "../db/schema";
 import type { AppEnv } from "../env";
@@ -131,7 +132,16 @@ export const countDeprecatedCall = (c: Context<AppEnv>, operation: string, now: 
   c.executionCtx.waitUntil(flush(createDatabase(c.env.DB), delayMs));
 };
 
-export const deleteOldDeprecatedCalls = (db: Database, now: number) => {
+/** The rows of days before the retention, in batches (src/db/clean-up.ts), by the index on day. */
+export const deleteOldDeprecatedCalls = (db: Database, now: number, clock?: () => number) => {
   const oldestKept = utcDay(now - DEPRECATED_USAGE_RETENTION_DAYS * DAY_MS);
-  return db.delete(deprecatedCalls).where(lt(deprecatedCalls.day, oldestKept));
+  return deleteInBatches(async (limit) => {
+    const old = db
+      .select({ rowid: sql`rowid` })
+      .from(deprecatedCalls)
+      .where(lt(deprecatedCalls.day, oldestKept))
+      .orderBy(deprecatedCalls.day)
+      .limit(limit);
+    return (await db.delete(deprecatedCalls).where(inArray(sql`rowid`, old))).meta.changes;
+  }, clock);
 };

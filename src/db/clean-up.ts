@@ -1,0 +1,32 @@
+// The hourly clean-ups (src/index.ts) delete in batches: D1 runs one query at a time per
+// database, so one statement deleting every expired row would hold each request behind it
+// for as long as it runs (seconds at hundreds of thousands of rows, and past D1's 30 s limit
+// per query further on, when it would fail every hour and the rows would grow without
+// bound). Between two batches, the requests that wait go first.
+
+/** D1's guidance for large deletes: about 1,000 rows a statement. */
+export const CLEAN_UP_BATCH_ROWS = 1000;
+/** A run starts no batch after this long; the next hourly run goes on from there. */
+export const CLEAN_UP_BUDGET_MS = 60_000;
+
+export type CleanUpOutcome = { deleted: number; statements: number; finished: boolean };
+
+/**
+ * Runs `deleteBatch` (which deletes at most `limit` rows, and says how many it deleted)
+ * until a batch deletes fewer than CLEAN_UP_BATCH_ROWS, or CLEAN_UP_BUDGET_MS have passed
+ * on `clock` (handed over by tests, to see a run stop and the next go on).
+ */
+export const deleteInBatches = async (
+  deleteBatch: (limit: number) => Promise<number>,
+  clock: () => number = Date.now,
+): Promise<CleanUpOutcome> => {
+  const started = clock();
+  const outcome = { deleted: 0, statements: 0, finished: false };
+  for (;;) {
+    const deleted = await deleteBatch(CLEAN_UP_BATCH_ROWS);
+    outcome.deleted += deleted;
+    outcome.statements++;
+    if (deleted < CLEAN_UP_BATCH_ROWS) return { ...outcome, finished: true };
+    if (clock() - started >= CLEAN_UP_BUDGET_MS) return outcome;
+  }
+};
