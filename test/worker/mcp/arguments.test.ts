@@ -1,4 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { ApiError } from "../../../src/http/errors";
+import { argumentsProblem, checkArguments } from "../../../src/mcp/arguments";
 import { type CallOptions, countPets, createApiKey } from "../../helpers/index";
 import { expectRefusedArgument, postMcp, resultOf, toolCall } from "../../helpers/mcp-calls";
 
@@ -93,5 +95,38 @@ describe("a tool's arguments", () => {
     const invalid = await post(twice);
     expect(invalid.status).toBe(400);
     expect(await invalid.json()).toMatchObject({ error: { code: -32600, message: "The message repeats a member." } });
+  });
+});
+
+describe("the arguments' words", () => {
+  it("take each tool's arguments as its operation does, get_pet's petId too", () => {
+    expect(checkArguments("get_pet", { petId: 3 })).toEqual({ petId: 3 });
+    expect(checkArguments("list_pets", {})).toEqual({});
+  });
+
+  it("say what a cursor must be", () => {
+    const refused = checkArguments("list_pets", { cursor: "abc" });
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).message).toBe(
+      "Argument 'cursor' must be the cursor of a next link from a previous page.",
+    );
+  });
+
+  it("name the argument a JSON problem is in, or the arguments as a whole", () => {
+    expect(argumentsProblem({ kind: "deep", path: ["params", "arguments"] }).message).toBe(
+      "The arguments nests deeper than the 32 levels a message may.",
+    );
+    expect(argumentsProblem({ kind: "deep", path: ["params", "arguments", "status", 0] }).message).toBe(
+      "Argument 'status' nests deeper than the 32 levels a message may.",
+    );
+    expect(argumentsProblem({ kind: "repeated", path: ["params", "arguments", "name"] }).message).toBe(
+      "The arguments repeat the member 'name'.",
+    );
+    expect(
+      argumentsProblem({ kind: "inexact", path: ["params", "arguments", "categoryId"], token: "1.0000000000000001" })
+        .message,
+    ).toBe(
+      "Argument 'categoryId' holds 1.0000000000000001, which is not an integer but would be read as one: send it without a fractional part.",
+    );
   });
 });

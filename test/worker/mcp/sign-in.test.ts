@@ -196,10 +196,21 @@ describe("an access token at /mcp", () => {
     expect((await listPets(key, failing as unknown as Cloudflare.Env)).status).toBe(200);
 
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const warn = vi.spyOn(console, "warn");
     const hanging = { ...env, AUTH: { ...env.AUTH, validateToken: () => new Promise(() => {}) } };
     const answer = listPets(token, hanging as unknown as Cloudflare.Env);
     await vi.advanceTimersByTimeAsync(AUTH_DEADLINE_MS);
-    await expectError(await answer, 503, "unavailable");
+    const { message } = await expectError(await answer, 503, "unavailable");
+    expect(message).toBe("Signing in is unavailable for a moment; retry in 3 seconds.");
+    // The fault line the runbook's queries find: which dependency, why, and what the client got.
+    const faults = warn.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
+    expect(faults.at(-1)).toMatchObject({
+      message: "dependency fault",
+      dependency: "AUTH",
+      cause: `AUTH did not answer within ${AUTH_DEADLINE_MS} ms`,
+      outcome: "503",
+    });
+    warn.mockRestore();
   });
 
   it("gets 503 where no sign-in Worker is bound, as its pages do; a key carries on", async () => {
