@@ -75,6 +75,29 @@ describe("the sign-in page", () => {
     expect(await grantsOf(key)).toEqual([]);
   });
 
+  it("takes its form once: posted again, the same handle and cookie are refused, granting nothing more", async () => {
+    const key = await api.issueKey({ label: "form posted twice" });
+    const { authorization } = await newAuthorization("read");
+    const page = await fetch(authorizeUrl(api.origin, authorization));
+    const handle = /name="handle" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
+    const cookie = page.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .join("; ");
+    const post = () =>
+      fetch(`${api.origin}/authorize`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
+        body: new URLSearchParams({ handle, key, decision: "allow" }),
+      });
+    expect((await post()).status).toBe(302);
+    const again = await post();
+    expect(again.status).toBe(400);
+    expect(again.headers.get("Location")).toBeNull();
+    expect(await grantsOf(key)).toHaveLength(1);
+  });
+
   it("shows the page again for a key that is not valid, and sends a denial back to the app with iss", async () => {
     const { authorization } = await newAuthorization("read");
     const { answer } = await signInOverHttp(api.origin, authorization, generateApiKey("development"));
