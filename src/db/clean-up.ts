@@ -3,6 +3,9 @@
 // for as long as it runs (seconds at hundreds of thousands of rows, and past D1's 30 s limit
 // per query further on, when it would fail every hour and the rows would grow without
 // bound). Between two batches, the requests that wait go first.
+import { inArray, lt, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Database } from "./client";
 
 /** D1's guidance for large deletes: about 1,000 rows a statement. */
 export const CLEAN_UP_BATCH_ROWS = 1000;
@@ -30,3 +33,16 @@ export const deleteInBatches = async (
     if (clock() - started >= CLEAN_UP_BUDGET_MS) return outcome;
   }
 };
+
+/** The rows of `table` whose `column` is below `bound`, in batches, the lowest first (by the column's index). */
+export const deleteBelow = (
+  db: Database,
+  table: SQLiteTable,
+  column: SQLiteColumn,
+  bound: number | string,
+  clock?: () => number,
+) =>
+  deleteInBatches(async (limit) => {
+    const lowest = db.select({ rowid: sql`rowid` }).from(table).where(lt(column, bound)).orderBy(column).limit(limit);
+    return (await db.delete(table).where(inArray(sql`rowid`, lowest))).meta.changes;
+  }, clock);

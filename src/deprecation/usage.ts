@@ -1,6 +1,6 @@
-import { inArray, lt, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Context } from "hono";
-import { deleteInBatches } from "../db/clean-up";
+import { deleteBelow } from "../db/clean-up";
 import { createDatabase, type Database } from "../db/client";
 import { deprecatedCalls } from "../db/schema";
 import type { AppEnv } from "../env";
@@ -132,16 +132,6 @@ export const countDeprecatedCall = (c: Context<AppEnv>, operation: string, now: 
   c.executionCtx.waitUntil(flush(createDatabase(c.env.DB), delayMs));
 };
 
-/** The rows of days before the retention, in batches (src/db/clean-up.ts), by the index on day. */
-export const deleteOldDeprecatedCalls = (db: Database, now: number, clock?: () => number) => {
-  const oldestKept = utcDay(now - DEPRECATED_USAGE_RETENTION_DAYS * DAY_MS);
-  return deleteInBatches(async (limit) => {
-    const old = db
-      .select({ rowid: sql`rowid` })
-      .from(deprecatedCalls)
-      .where(lt(deprecatedCalls.day, oldestKept))
-      .orderBy(deprecatedCalls.day)
-      .limit(limit);
-    return (await db.delete(deprecatedCalls).where(inArray(sql`rowid`, old))).meta.changes;
-  }, clock);
-};
+/** The rows of days before the retention, in batches (src/db/clean-up.ts), oldest first. */
+export const deleteOldDeprecatedCalls = (db: Database, now: number, clock?: () => number) =>
+  deleteBelow(db, deprecatedCalls, deprecatedCalls.day, utcDay(now - DEPRECATED_USAGE_RETENTION_DAYS * DAY_MS), clock);

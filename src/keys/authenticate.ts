@@ -69,7 +69,7 @@ const unauthorized = (kind: keyof typeof BEARER_CHALLENGES, message: string) =>
  * client's address, before KV is read: a client guessing keys gets 429 after
  * AUTH_FAILURE_LIMITER's allowance and costs at most that many KV reads per period.
  */
-const countUnverifiedAttempt = async (c: Context<AppEnv>) => {
+export const countUnverifiedAttempt = async (c: Context<AppEnv>) => {
   if (!(await isWithinLimit(c, "AUTH_FAILURE_LIMITER", addressOf(c.req.raw)))) {
     throw new ApiError(
       "rate_limited",

@@ -7,10 +7,8 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { ApiError, unavailable } from "../http/errors";
-import { isWithinLimit, RATE_LIMIT_PERIOD_S } from "../http/rate-limit";
-import { addressOf } from "../keys/address-group";
 import { isScope } from "../keys/api-key";
-import { admitApiKey, admitKey, bearerToken, type Refusals } from "../keys/authenticate";
+import { admitApiKey, admitKey, bearerToken, countUnverifiedAttempt, type Refusals } from "../keys/authenticate";
 import { logDependencyFault, withDeadline } from "../lib/faults";
 import { resourceOf, signInChallenge, signInService } from "./sign-in";
 
@@ -21,19 +19,13 @@ const AUTH_DEADLINE_MS = 3000;
 const UNKNOWN_TOKEN_CHALLENGE =
   'Bearer realm="petstore", error="invalid_token", error_description="The access token is not valid"';
 const TOKEN_REFUSALS: Refusals = {
-  invalid: "The access token is not valid: the API key it was granted with is no longer valid.",
-  expired: (instant) => `The access token is not valid: the API key it was granted with expired at ${instant}.`,
+  invalid: "The access token's API key is no longer valid.",
+  expired: (instant) => `The access token's API key expired at ${instant}.`,
 };
 
 /** A token the sign-in Worker does not know counts, as an unknown key does, against the address. */
 const refuseToken = async (c: Context<AppEnv>) => {
-  if (!(await isWithinLimit(c, "AUTH_FAILURE_LIMITER", addressOf(c.req.raw)))) {
-    throw new ApiError(
-      "rate_limited",
-      `Too many requests with unknown credentials from this address; retry in ${RATE_LIMIT_PERIOD_S} seconds.`,
-      { "Retry-After": String(RATE_LIMIT_PERIOD_S) },
-    );
-  }
+  await countUnverifiedAttempt(c);
   throw new ApiError("unauthorized", "The access token is not valid, or has expired; sign in again.", {
     "WWW-Authenticate": UNKNOWN_TOKEN_CHALLENGE,
   });

@@ -38,8 +38,6 @@ const protectedResourceMetadata = (c: Context<AppEnv>) => {
     authorization_servers: [origin],
     scopes_supported: [...SCOPES],
     bearer_methods_supported: ["header"],
-    resource_name: "Petstore API",
-    resource_documentation: `${origin}/v1/docs`,
   };
   // Public, as the API's document is: any page may read it, and caches may keep it an hour.
   return c.json(body, 200, { "Access-Control-Allow-Origin": "*", "Cache-Control": "public, max-age=3600" });

@@ -1,5 +1,5 @@
-import { and, asc, eq, gt, gte, inArray, lt, sql } from "drizzle-orm";
-import { deleteInBatches } from "../db/clean-up";
+import { and, asc, eq, gt, gte, lt, sql } from "drizzle-orm";
+import { deleteBelow } from "../db/clean-up";
 import type { Database, RequestDatabase } from "../db/client";
 import { onSession, prepared } from "../db/prepared";
 import { idempotencyKeys, pets } from "../db/schema";
@@ -113,14 +113,6 @@ export const insertPetOnce = async (
   }
 };
 
-/** The records older than the window, in batches (src/db/clean-up.ts), oldest first, by the index on createdAt. */
+/** The records older than the window, in batches (src/db/clean-up.ts), oldest first. */
 export const deleteExpiredIdempotencyKeys = (db: Database, now: number, clock?: () => number) =>
-  deleteInBatches(async (limit) => {
-    const expired = db
-      .select({ rowid: sql`rowid` })
-      .from(idempotencyKeys)
-      .where(lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_WINDOW_MS))
-      .orderBy(idempotencyKeys.createdAt)
-      .limit(limit);
-    return (await db.delete(idempotencyKeys).where(inArray(sql`rowid`, expired))).meta.changes;
-  }, clock);
+  deleteBelow(db, idempotencyKeys, idempotencyKeys.createdAt, now - IDEMPOTENCY_WINDOW_MS, clock);

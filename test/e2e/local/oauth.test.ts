@@ -108,8 +108,6 @@ describe("a host that speaks only OAuth", () => {
       authorization_servers: [api.origin],
       scopes_supported: ["read", "write"],
       bearer_methods_supported: ["header"],
-      resource_name: "Petstore API",
-      resource_documentation: `${api.origin}/v1/docs`,
     });
     const server = await (await fetch(`${api.origin}/.well-known/oauth-authorization-server`)).json();
     expect(server).toMatchObject({

@@ -145,7 +145,7 @@ describe("an access token at /mcp", () => {
     expect((await listPets(token)).status).toBe(200);
     vi.setSystemTime(Date.parse(expiresAt));
     const { message } = await expectError(await listPets(token), 401, "unauthorized");
-    expect(message).toBe(`The access token is not valid: the API key it was granted with expired at ${expiresAt}.`);
+    expect(message).toBe(`The access token's API key expired at ${expiresAt}.`);
   });
 
   it("that the sign-in Worker does not know is 401 with RFC 6750's challenge and where to sign in", async () => {
@@ -177,7 +177,7 @@ describe("an access token at /mcp", () => {
         seen.push(response.status);
         if (attempt === 60) {
           const { message } = await expectError(response, 429, "rate_limited");
-          expect(message).toBe("Too many requests with unknown credentials from this address; retry in 60 seconds.");
+          expect(message).toBe("Too many requests with unknown API keys from this address; retry in 60 seconds.");
           expect(response.headers.get("Retry-After")).toBe("60");
         }
       }
