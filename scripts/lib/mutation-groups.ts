@@ -40,6 +40,36 @@ export const EQUIVALENTS: Equivalent[] = [
     why: "a repeated member's path ends in its own name: the fallback is never read",
   },
   {
+    file: "src/mcp/arguments.ts",
+    line: 30,
+    replacement: "{}",
+    why: "the refusal's words come from the argument's own rule (invalid() in src/http/validate.ts), not from zod's error option",
+  },
+  {
+    file: "src/mcp/door.ts",
+    line: 36,
+    replacement: "false",
+    why: "without the binding, the call on it throws inside the try that answers 503, as the check does",
+  },
+  {
+    file: "src/mcp/door.ts",
+    line: 45,
+    replacement: "granted.scope",
+    why: "a scope that is neither read nor write is never asked for by any route, so keeping it changes nothing",
+  },
+  {
+    file: "src/mcp/versions.ts",
+    line: 46,
+    replacement: "false",
+    why: "bytes that are not UTF-8 decode then to U+FFFD, which no tool's name holds: refused either way",
+  },
+  {
+    file: "src/mcp/versions.ts",
+    line: 80,
+    replacement: "false",
+    why: "a missing Mcp-Name decodes to undefined, which is no tool's name: refused either way",
+  },
+  {
     file: "src/mcp/versions.ts",
     line: 49,
     replacement: "{}",

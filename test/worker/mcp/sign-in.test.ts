@@ -36,7 +36,7 @@ const fetchApi = (path: string, init?: RequestInit) =>
   send(new Request(`${BASE_URL}${path}`, init), { outsideContract: SIGN_IN });
 
 /** What a host does to get a token with `key`: registration, the page, the form, the code exchange. */
-const accessTokenFor = async (key: string) => {
+const accessTokenFor = async (key: string, scope = "read") => {
   const registered = await fetchApi("/oauth/register", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -55,7 +55,7 @@ const accessTokenFor = async (key: string) => {
     redirect_uri: REDIRECT_URI,
     code_challenge: challenge,
     code_challenge_method: "S256",
-    scope: "read",
+    scope,
     resource: `${BASE_URL}/mcp`,
   });
   const page = await fetchApi(`/authorize?${query}`);
@@ -115,7 +115,8 @@ describe("an access token at /mcp", () => {
 
   it("gives the tools the token's scopes, not more of its key's: signed in for read, it lists but cannot create", async () => {
     const token = await accessTokenFor(await createApiKey("reads through its token"));
-    expect((await listPets(token)).status).toBe(200);
+    const listed = (await (await listPets(token)).json()) as { result: { isError?: boolean } };
+    expect(listed.result.isError).toBeUndefined();
     const create = await send(
       new Request(`${BASE_URL}/mcp`, {
         method: "POST",
@@ -127,6 +128,34 @@ describe("an access token at /mcp", () => {
         body: JSON.stringify({
           jsonrpc: "2.0",
           id: 2,
+          method: "tools/call",
+          params: { name: "create_pet", arguments: { name: "Unwritten", categoryId: 1 } },
+        }),
+      }),
+      { outsideContract: MCP },
+    );
+    const { result } = (await create.json()) as { result: { isError: boolean; content: { text: string }[] } };
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(result.content[0]?.text ?? "{}")).toMatchObject({ code: "forbidden", status: 403 });
+  });
+
+  it("gives the tools no more than its key has now: a key made read-only after the sign-in cannot create", async () => {
+    const key = await createApiKey("narrowed after signing in");
+    const token = await accessTokenFor(key, "read write");
+    const hash = await hashApiKey(key);
+    const record = (await env.API_KEYS.get(hash, "json")) as Record<string, unknown>;
+    await env.API_KEYS.put(hash, JSON.stringify({ ...record, scopes: ["read"] }));
+    const create = await send(
+      new Request(`${BASE_URL}/mcp`, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${token}`,
+          "Content-Type": "application/json",
+          "MCP-Protocol-Version": "2025-11-25",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 3,
           method: "tools/call",
           params: { name: "create_pet", arguments: { name: "Unwritten", categoryId: 1 } },
         }),
@@ -176,6 +205,8 @@ describe("an access token at /mcp", () => {
         );
         seen.push(response.status);
         if (attempt === 60) {
+          // The throttle's 429 is not a 401: it tells no one to sign in.
+          expect(response.headers.get("WWW-Authenticate")).toBeNull();
           const { message } = await expectError(response, 429, "rate_limited");
           expect(message).toBe("Too many requests with unknown API keys from this address; retry in 60 seconds.");
           expect(response.headers.get("Retry-After")).toBe("60");
@@ -216,7 +247,10 @@ describe("an access token at /mcp", () => {
   it("gets 503 where no sign-in Worker is bound, as its pages do; a key carries on", async () => {
     const key = await createApiKey("no sign-in worker");
     const { AUTH: _, ...unbound } = env;
-    await expectError(await listPets("user:grant:secret", unbound as Cloudflare.Env), 503, "unavailable");
+    const refused = await listPets("user:grant:secret", unbound as Cloudflare.Env);
+    const { message } = await expectError(refused, 503, "unavailable");
+    expect(message).toBe("Signing in is unavailable for a moment; retry in 3 seconds.");
+    expect(refused.headers.get("WWW-Authenticate")).toBeNull();
     const page = await send(new Request(`${BASE_URL}/authorize?client_id=x`), {
       bindings: unbound as Cloudflare.Env,
       outsideContract: SIGN_IN,
