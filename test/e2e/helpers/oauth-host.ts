@@ -123,25 +123,39 @@ export const authorizeUrl = (origin: string, { clientId, redirectUri, challenge,
   return `${origin}/authorize?${query}`;
 };
 
+/** The sign-in page for `authorization`: its answer, its text, the form's handle, and the cookie that binds it. */
+export const openSignInPage = async (
+  origin: string,
+  authorization: Authorization,
+  headers: Record<string, string> = {},
+) => {
+  const page = await fetch(authorizeUrl(origin, authorization), { redirect: "manual", headers });
+  const html = await page.text();
+  const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1];
+  const cookie = page.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+  return { page, html, handle, cookie };
+};
+
+/** The sign-in form posted as a browser posts it (with `cookie`, if any); the answer, unfollowed. */
+export const postSignInForm = (origin: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  fetch(`${origin}/authorize`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(fields),
+  });
+
 /**
  * The sign-in page as a browser without script sees it, driven by fetch: the page, then the
  * form posted back with the page's cookie and `key`. The answer to the form, unfollowed.
  */
 export const signInOverHttp = async (origin: string, authorization: Authorization, key: string) => {
-  const page = await fetch(authorizeUrl(origin, authorization), { redirect: "manual" });
-  const html = await page.text();
-  const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1];
+  const { page, html, handle, cookie } = await openSignInPage(origin, authorization);
   if (page.status !== 200 || !handle) return { page, html, answer: undefined };
-  const cookie = page.headers
-    .getSetCookie()
-    .map((line) => line.split(";")[0])
-    .join("; ");
-  const answer = await fetch(`${origin}/authorize`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie, Origin: origin },
-    body: new URLSearchParams({ handle, key, decision: "allow" }),
-  });
+  const answer = await postSignInForm(origin, { handle, key, decision: "allow" }, { Cookie: cookie, Origin: origin });
   return { page, html, answer };
 };
 

@@ -7,7 +7,9 @@ import {
   authorizeUrl,
   exchangeCode,
   listPetsWith,
+  openSignInPage,
   pkce,
+  postSignInForm,
   registerClient,
   signInOverHttp,
   tokenRequest,
@@ -62,14 +64,8 @@ describe("the sign-in page", () => {
   it("refuses a form posted without the cookie of the browser that opened it (cross-site forgery)", async () => {
     const key = await api.issueKey({ label: "forged form" });
     const { authorization } = await newAuthorization("read");
-    const html = await (await fetch(authorizeUrl(api.origin, authorization))).text();
-    const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1] ?? "";
-    const forged = await fetch(`${api.origin}/authorize`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ handle, key, decision: "allow" }),
-    });
+    const { handle = "" } = await openSignInPage(api.origin, authorization);
+    const forged = await postSignInForm(api.origin, { handle, key, decision: "allow" });
     expect(forged.status).toBe(400);
     expect(forged.headers.get("Location")).toBeNull();
     expect(await grantsOf(key)).toEqual([]);
@@ -78,19 +74,8 @@ describe("the sign-in page", () => {
   it("takes its form once: posted again, the same handle and cookie are refused, granting nothing more", async () => {
     const key = await api.issueKey({ label: "form posted twice" });
     const { authorization } = await newAuthorization("read");
-    const page = await fetch(authorizeUrl(api.origin, authorization));
-    const handle = /name="handle" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
-    const cookie = page.headers
-      .getSetCookie()
-      .map((line) => line.split(";")[0])
-      .join("; ");
-    const post = () =>
-      fetch(`${api.origin}/authorize`, {
-        method: "POST",
-        redirect: "manual",
-        headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
-        body: new URLSearchParams({ handle, key, decision: "allow" }),
-      });
+    const { handle = "", cookie } = await openSignInPage(api.origin, authorization);
+    const post = () => postSignInForm(api.origin, { handle, key, decision: "allow" }, { Cookie: cookie });
     expect((await post()).status).toBe(302);
     const again = await post();
     expect(again.status).toBe(400);
@@ -105,18 +90,8 @@ describe("the sign-in page", () => {
     const again = (await answer?.text()) ?? "";
     expect(again).toContain("That is not a valid API key.");
     expect(again).toMatch(/name="handle" value="[^"]+"/);
-    const page = await fetch(authorizeUrl(api.origin, authorization));
-    const handle = /name="handle" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
-    const cookie = page.headers
-      .getSetCookie()
-      .map((line) => line.split(";")[0])
-      .join("; ");
-    const denied = await fetch(`${api.origin}/authorize`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
-      body: new URLSearchParams({ handle, decision: "deny" }),
-    });
+    const { handle = "", cookie } = await openSignInPage(api.origin, authorization);
+    const denied = await postSignInForm(api.origin, { handle, decision: "deny" }, { Cookie: cookie });
     expect(denied.status).toBe(302);
     const location = new URL(denied.headers.get("Location") ?? "");
     expect(`${location.origin}${location.pathname}`).toBe(REDIRECT_URI);
@@ -203,12 +178,8 @@ describe("the sign-in page", () => {
       const statuses: number[] = [];
       for (let attempt = 0; attempt < 61; attempt++) {
         const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1] ?? "";
-        const answer = await fetch(`${api.origin}/authorize`, {
-          method: "POST",
-          redirect: "manual",
-          headers: { ...from, "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie.join("; ") },
-          body: new URLSearchParams({ handle, key: generateApiKey("development"), decision: "allow" }),
-        });
+        const fields = { handle, key: generateApiKey("development"), decision: "allow" };
+        const answer = await postSignInForm(api.origin, fields, { ...from, Cookie: cookie.join("; ") });
         statuses.push(answer.status);
         html = await answer.text();
         cookie = [...cookie, ...answer.headers.getSetCookie().map((line) => line.split(";")[0])];

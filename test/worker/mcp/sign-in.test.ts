@@ -79,7 +79,8 @@ const accessTokenFor = async (key: string, scope = "read") => {
   return ((await exchanged.json()) as { access_token: string }).access_token;
 };
 
-const listPets = (bearer: string, bindings?: Cloudflare.Env) =>
+/** A tools/call on 2025-11-25's terms, with `bearer` as the credential. */
+const callTool = (bearer: string, name: string, args: Record<string, unknown>, bindings?: Cloudflare.Env) =>
   send(
     new Request(`${BASE_URL}/mcp`, {
       method: "POST",
@@ -88,15 +89,20 @@ const listPets = (bearer: string, bindings?: Cloudflare.Env) =>
         "Content-Type": "application/json",
         "MCP-Protocol-Version": "2025-11-25",
       },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "list_pets", arguments: {} },
-      }),
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
     }),
     { bindings, outsideContract: MCP },
   );
+
+const listPets = (bearer: string, bindings?: Cloudflare.Env) => callTool(bearer, "list_pets", {}, bindings);
+
+/** create_pet through /mcp with `bearer`: refused as a tool error, 403, for want of the write scope. */
+const expectCreateRefused = async (bearer: string) => {
+  const create = await callTool(bearer, "create_pet", { name: "Unwritten", categoryId: 1 });
+  const { result } = (await create.json()) as { result: { isError: boolean; content: { text: string }[] } };
+  expect(result.isError).toBe(true);
+  expect(JSON.parse(result.content[0]?.text ?? "{}")).toMatchObject({ code: "forbidden", status: 403 });
+};
 
 describe("an access token at /mcp", () => {
   it("stands for its key: refused once KNOWN_KEY_TTL_MS has passed since the key's revocation, as the key itself is", async () => {
@@ -117,26 +123,7 @@ describe("an access token at /mcp", () => {
     const token = await accessTokenFor(await createApiKey("reads through its token"));
     const listed = (await (await listPets(token)).json()) as { result: { isError?: boolean } };
     expect(listed.result.isError).toBeUndefined();
-    const create = await send(
-      new Request(`${BASE_URL}/mcp`, {
-        method: "POST",
-        headers: {
-          Authorization: `Bearer ${token}`,
-          "Content-Type": "application/json",
-          "MCP-Protocol-Version": "2025-11-25",
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 2,
-          method: "tools/call",
-          params: { name: "create_pet", arguments: { name: "Unwritten", categoryId: 1 } },
-        }),
-      }),
-      { outsideContract: MCP },
-    );
-    const { result } = (await create.json()) as { result: { isError: boolean; content: { text: string }[] } };
-    expect(result.isError).toBe(true);
-    expect(JSON.parse(result.content[0]?.text ?? "{}")).toMatchObject({ code: "forbidden", status: 403 });
+    await expectCreateRefused(token);
   });
 
   it("gives the tools no more than its key has now: a key made read-only after the sign-in cannot create", async () => {
@@ -145,26 +132,7 @@ describe("an access token at /mcp", () => {
     const hash = await hashApiKey(key);
     const record = (await env.API_KEYS.get(hash, "json")) as Record<string, unknown>;
     await env.API_KEYS.put(hash, JSON.stringify({ ...record, scopes: ["read"] }));
-    const create = await send(
-      new Request(`${BASE_URL}/mcp`, {
-        method: "POST",
-        headers: {
-          Authorization: `Bearer ${token}`,
-          "Content-Type": "application/json",
-          "MCP-Protocol-Version": "2025-11-25",
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 3,
-          method: "tools/call",
-          params: { name: "create_pet", arguments: { name: "Unwritten", categoryId: 1 } },
-        }),
-      }),
-      { outsideContract: MCP },
-    );
-    const { result } = (await create.json()) as { result: { isError: boolean; content: { text: string }[] } };
-    expect(result.isError).toBe(true);
-    expect(JSON.parse(result.content[0]?.text ?? "{}")).toMatchObject({ code: "forbidden", status: 403 });
+    await expectCreateRefused(token);
   });
 
   it("ends when its key expires, from the instant on, as a rolled key's old one does at the overlap's end", async () => {
