@@ -198,7 +198,15 @@ describe("an access token at /mcp", () => {
     const warn = vi.spyOn(console, "warn");
     const hanging = { ...env, AUTH: { ...env.AUTH, validateToken: () => new Promise(() => {}) } };
     const answer = listPets(token, hanging as unknown as Cloudflare.Env);
-    await vi.advanceTimersByTimeAsync(AUTH_DEADLINE_MS);
+    let answered = false;
+    void answer.then(() => {
+      answered = true;
+    });
+    // Not a millisecond before the deadline, and at it: the deadline pinned from both sides.
+    await vi.advanceTimersByTimeAsync(AUTH_DEADLINE_MS - 1);
+    expect(answered).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(answered).toBe(true);
     const { message } = await expectError(await answer, 503, "unavailable");
     expect(message).toBe("Signing in is unavailable for a moment; retry in 3 seconds.");
     // The fault line the runbook's queries find: which dependency, why, and what the client got.
