@@ -33,7 +33,9 @@ describe("a KV fault", () => {
     const fresh = await createApiKey("never seen");
     const down = kvDown();
     const lines = await faultLogLines(async () => {
-      await expectUnavailable(await call("/v1/pets", { key: fresh, bindings: down.env }));
+      const { message } = await expectUnavailable(await call("/v1/pets", { key: fresh, bindings: down.env }));
+      // It says which store is down, and when to come back.
+      expect(message).toBe("The API key store is unavailable for a moment; retry in 3 seconds.");
       await expectUnavailable(await call("/v1/pets", { key: generateApiKey("development"), bindings: down.env }));
     });
     expect(lines).toMatchObject([
