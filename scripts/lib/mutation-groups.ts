@@ -150,7 +150,7 @@ export const EQUIVALENTS: Equivalent[] = [
   },
   {
     file: "src/keys/authenticate.ts",
-    line: 171,
+    line: 170,
     replacement: "true",
     why: "setting the hash it already holds again changes nothing",
   },

@@ -144,7 +144,6 @@ export const admitKey = async (c: Context<AppEnv>, hash: string, refusals: Refus
   // So that a caller sees the expiry coming, as GitHub's github-authentication-token-expiration.
   if (record.expiresAt !== undefined) c.header(KEY_EXPIRATION_HEADER, new Date(record.expiresAt).toUTCString());
   recordKeyUse(c, hash, now);
-  return record;
 };
 
 /** The token of the request's `Authorization: Bearer` header; 401 without one. */
