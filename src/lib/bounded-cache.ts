@@ -64,6 +64,8 @@ export class BoundedCache<K, V> {
   // Read at call time, so that tests can move the clock with fake timers.
   readonly #now: () => number;
   #bytes = 0;
+  /** The key set or read last: reading it again moves nothing (a move churns the Map's table, the dearest part of a read). */
+  #newest: K | undefined;
 
   constructor({ share, maxBytes = CACHE_SHARES[share], ttlMs = Infinity, now = () => Date.now() }: CacheOptions) {
     this.share = share;
@@ -93,8 +95,11 @@ export class BoundedCache<K, V> {
     if (!entry) return undefined;
     // The clock is read only for an entry that can expire: most never do (pets, pages).
     if (entry.expiresAt !== Infinity && entry.expiresAt + maxStaleMs <= this.#now()) return undefined;
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
+    if (key !== this.#newest) {
+      this.#entries.delete(key);
+      this.#entries.set(key, entry);
+      this.#newest = key;
+    }
     return entry.value;
   }
 
@@ -113,6 +118,7 @@ export class BoundedCache<K, V> {
       this.delete(leastRecentlyUsed);
     }
     this.#entries.set(key, { value, expiresAt: this.#now() + this.#ttlMs, bytes });
+    this.#newest = key;
     this.#bytes += bytes;
   }
 

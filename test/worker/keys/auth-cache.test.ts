@@ -51,6 +51,19 @@ describe("BoundedCache", () => {
     expect(cache.size).toBe(before);
   });
 
+  it("evicts in the order of last use, reads of the newest entry included", () => {
+    // Three entries of one size fill it (a one-character key and value each).
+    const cache = new BoundedCache<string, string>({ share: "pets", maxBytes: 3 * 116 });
+    for (const key of ["a", "b", "c"]) cache.set(key, key);
+    expect([cache.get("a"), cache.get("a"), cache.get("b"), cache.get("b")]).toEqual(["a", "a", "b", "b"]);
+    cache.set("d", "d");
+    expect(cache.size).toBe(3);
+    expect(cache.get("c")).toBeUndefined();
+    cache.set("e", "e");
+    expect(cache.get("a")).toBeUndefined();
+    expect([cache.get("b"), cache.get("d"), cache.get("e")]).toEqual(["b", "d", "e"]);
+  });
+
   it("still hands out an expired entry within a stated staleness, for when the source fails", () => {
     let now = 1_000_000;
     const cache = new BoundedCache<string, string>({ share: "pets", maxBytes: 10_000, ttlMs: 100, now: () => now });
