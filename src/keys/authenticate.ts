@@ -22,9 +22,12 @@ import { recordKeyUse } from "./last-used";
 declare module "hono" {
   interface ContextVariableMap {
     /** The caller's key record, and the key's hash: the caller's identity for rate limits and idempotency. */
-    apiKey: ApiKeyRecord & { hash: string };
+    apiKey: AdmittedKey;
   }
 }
+
+/** A key's record, and the key's hash: the caller's identity for rate limits and idempotency. */
+type AdmittedKey = ApiKeyRecord & { hash: string };
 
 // RFC 6750: the scheme is case-insensitive and the token is a b64token; and ':', which
 // access tokens have (userId:grantId:secret, @cloudflare/workers-oauth-provider).
@@ -53,7 +56,8 @@ export const KV_FAULT_GRACE_MS = 10 * 60_000;
 export const KV_READ_DEADLINE_MS = 3000;
 
 // Apart, so that no flood of unknown keys can push a valid key out.
-const knownKeys = new BoundedCache<string, ApiKeyRecord>({ share: "knownKeys", ttlMs: KNOWN_KEY_TTL_MS });
+// Known keys are held with their hash, as each request is handed them: no copy per request.
+const knownKeys = new BoundedCache<string, AdmittedKey>({ share: "knownKeys", ttlMs: KNOWN_KEY_TTL_MS });
 const unknownKeys = new BoundedCache<string, true>({ share: "unknownKeys", ttlMs: UNKNOWN_KEY_TTL_MS });
 // The hash of a key this isolate verified, so that its next requests skip the digest (an
 // asynchronous call, dearer than its arithmetic): valid keys only, so a flood of others
@@ -85,14 +89,14 @@ export const countUnverifiedAttempt = async (c: Context<AppEnv>) => {
  * from its expired entry, which is not renewed; any other key gets 503, and nothing is
  * remembered of it.
  */
-const duringKvFault = (c: Context<AppEnv>, hash: string, error: unknown): ApiKeyRecord => {
+const duringKvFault = (c: Context<AppEnv>, hash: string, error: unknown): AdmittedKey => {
   const lastVerified = knownKeys.getStale(hash, KV_FAULT_GRACE_MS - KNOWN_KEY_TTL_MS);
   logDependencyFault(c, "KV", error, lastVerified ? "served a key verified lately" : "503");
   if (!lastVerified) throw unavailable("The API key store");
   return lastVerified;
 };
 
-const lookUp = async (c: Context<AppEnv>, hash: string): Promise<ApiKeyRecord | null> => {
+const lookUp = async (c: Context<AppEnv>, hash: string): Promise<AdmittedKey | null> => {
   const known = knownKeys.get(hash);
   if (known) return known;
   // A key that was valid a minute ago is re-read even from a throttled address, so
@@ -111,14 +115,15 @@ const lookUp = async (c: Context<AppEnv>, hash: string): Promise<ApiKeyRecord | 
   } catch (error) {
     return duringKvFault(c, hash, error);
   }
-  if (record) {
-    knownKeys.set(hash, record);
-    unknownKeys.delete(hash);
-  } else {
+  if (!record) {
     knownKeys.delete(hash);
     unknownKeys.set(hash, true);
+    return null;
   }
-  return record;
+  const admitted = { ...record, hash };
+  knownKeys.set(hash, admitted);
+  unknownKeys.delete(hash);
+  return admitted;
 };
 
 /** What a 401 says of a credential that is not (or no longer) valid: a key's words, or an access token's. */
@@ -140,7 +145,7 @@ export const admitKey = async (c: Context<AppEnv>, hash: string, refusals: Refus
   // excerpt: the record is the operator's, written by hand perhaps; a message stays short.
   if (hasExpired(record, now)) throw unauthorized("expired", refusals.expired(excerpt(String(record.expiresAt))));
   const scopes = grantedScopes?.filter((scope) => hasScope(record, scope));
-  c.set("apiKey", { ...record, ...(scopes && { scopes }), hash });
+  c.set("apiKey", scopes ? { ...record, scopes } : record);
   // So that a caller sees the expiry coming, as GitHub's github-authentication-token-expiration.
   if (record.expiresAt !== undefined) c.header(KEY_EXPIRATION_HEADER, new Date(record.expiresAt).toUTCString());
   recordKeyUse(c, hash, now);
@@ -156,15 +161,16 @@ export const bearerToken = (c: Context<AppEnv>): string => {
 };
 
 /** A tool call's operation runs as the caller that /mcp's door admitted (src/mcp/call.ts), not again. */
-export type AdmittedAtTheDoor = { ADMITTED_CALLER?: ApiKeyRecord & { hash: string } };
+export type AdmittedAtTheDoor = { ADMITTED_CALLER?: AdmittedKey };
 
 /**
  * Admits the key `token` (see admitKey). A token that cannot be one of our keys (its shape,
  * or its checksum) is refused without a KV read or a limiter call.
  */
 export const admitApiKey = async (c: Context<AppEnv>, token: string) => {
-  if (!isWellFormedApiKey(token)) throw unauthorized("invalid", KEY_REFUSALS.invalid);
+  // A key this isolate verified has its shape and checksum: only another is checked.
   const knownHash = keyHashes.get(token);
+  if (!knownHash && !isWellFormedApiKey(token)) throw unauthorized("invalid", KEY_REFUSALS.invalid);
   const hash = knownHash ?? (await hashApiKey(token));
   await admitKey(c, hash, KEY_REFUSALS);
   if (!knownHash) keyHashes.set(token, hash);
