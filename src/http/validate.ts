@@ -44,31 +44,67 @@ export const invalid = (target: Target, issues: readonly $ZodIssue[], input: unk
   return new ApiError("invalid_request", summarize(problems));
 };
 
-/** zValidator with the one hook every route shares: a failure becomes an ApiError (`invalid`). */
+/**
+ * The schema's verdict on an empty input (no query string, none of its headers), reached
+ * once per isolate: most requests send none, and the verdict cannot differ between them.
+ * Its output is frozen, so that no request can change what the next one is handed.
+ */
+const verdictOnEmpty = (schema: $ZodType) => {
+  let verdict: ReturnType<typeof safeParse> | undefined;
+  return () => {
+    if (!verdict) {
+      verdict = safeParse(schema, {});
+      if (verdict.success) Object.freeze(verdict.data);
+    }
+    return verdict;
+  };
+};
+
+/**
+ * zValidator with the one hook every route shares: a failure becomes an ApiError (`invalid`).
+ * Path parameters and headers are read by name (`validateByName`); a request without a
+ * query string gets the query schema's verdict on an empty one.
+ */
 export const validate = <Schema extends $ZodType, T extends Target & keyof ValidationTargets>(
   target: T,
   schema: Schema,
-) =>
-  zValidator(target, schema, (result) => {
+) => {
+  const validator = zValidator(target, schema, (result) => {
     if (!result.success) throw invalid(target, result.error.issues as $ZodIssue[], result.data);
   });
+  if (target === "param") return validateByName("param", schema as unknown as $ZodObject) as typeof validator;
+  if (target !== "query") return validator;
+  const onEmpty = verdictOnEmpty(schema);
+  const validateQuery: MiddlewareHandler = validator;
+  return createMiddleware(async (c, next) => {
+    const verdict = c.req.url.includes("?") ? undefined : onEmpty();
+    if (!verdict?.success) return validateQuery(c, next);
+    c.req.addValidatedData("query", verdict.data as Record<string, unknown>);
+    await next();
+  }) as unknown as typeof validator;
+};
 
 /**
- * Headers: the schema's own, each read by name. zValidator hands a header schema every
- * header of the request, gathered and renamed on each request: a cost on every call
- * that reads one or two.
+ * Path parameters and headers: the schema's own, each read by name, checked at once. zValidator
+ * hands a schema every header of the request (or every parameter, each decoded), gathered on
+ * each request, and checks them asynchronously: a cost on every call that reads one or two.
  */
-const validateHeaders = (schema: $ZodObject) => {
+const validateByName = (target: "param" | "header", schema: $ZodObject) => {
   const names = Object.keys(schema._zod.def.shape);
+  const onEmpty = verdictOnEmpty(schema);
   return createMiddleware<AppEnv>(async (c, next) => {
-    const headers: Record<string, string> = {};
+    const values: Record<string, string> = {};
+    let sent = false;
     for (const name of names) {
-      const value = c.req.header(name);
-      if (value !== undefined) headers[name] = value;
+      const value = target === "header" ? c.req.header(name) : c.req.param(name);
+      if (value !== undefined) {
+        values[name] = value;
+        sent = true;
+      }
     }
-    const result = safeParse(schema, headers);
-    if (!result.success) throw invalid("header", result.error.issues, headers);
-    c.req.addValidatedData("header", result.data as Record<string, unknown>);
+    const result = sent ? safeParse(schema, values) : onEmpty();
+    if (!result.success) throw invalid(target, result.error.issues, values);
+    c.req.addValidatedData(target, result.data as Record<string, unknown>);
     await next();
   });
 };
@@ -82,7 +118,7 @@ export const validateOptional = <Schema extends $ZodObject, T extends ("query" |
   target: T,
   schema: Schema,
 ) =>
-  (target === "header" ? validateHeaders(schema) : validate(target, schema)) as unknown as MiddlewareHandler<
+  (target === "header" ? validateByName("header", schema) : validate(target, schema)) as unknown as MiddlewareHandler<
     AppEnv,
     string,
     { in: { [K in T]?: input<Schema> }; out: { [K in T]: output<Schema> } }
