@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { D1_DEADLINE_MS, retryTransient, withDeadline } from "../lib/faults";
-import { createSessionDatabase, emptyD1Usage, type RequestDatabase } from "./client";
+import { createSessionDatabase, type Database, emptyD1Usage, type RequestDatabase } from "./client";
 
 declare module "hono" {
   interface ContextVariableMap {
@@ -12,34 +12,61 @@ declare module "hono" {
 
 export const BOOKMARK_HEADER = "x-d1-bookmark";
 
+// Each query, or run of queries, within D1_DEADLINE_MS: one that hangs is answered 503.
+const timely = <T>(running: Promise<T>) => withDeadline(running, D1_DEADLINE_MS, "D1");
+
 /**
- * Opens the request's D1 session on first use only: an answer from the pet cache
- * needs no database. Every response carries the session's bookmark (or, when no
- * query ran, the one the client sent).
+ * A request's D1 session, opened on its first query only: an answer from the pet cache
+ * needs no database. A class, so that a request that never queries pays for one object,
+ * not for a closure for each way to query.
+ */
+class RequestSession implements RequestDatabase {
+  readonly usage = emptyD1Usage();
+  retries = 0;
+  #opened: ReturnType<typeof createSessionDatabase> | undefined;
+
+  constructor(
+    private readonly d1: D1Database,
+    private readonly bookmark: string | undefined,
+  ) {}
+
+  #db() {
+    this.#opened ??= createSessionDatabase(this.d1, this.bookmark, this.usage);
+    return this.#opened.db;
+  }
+
+  idempotent<T>(query: (db: Database) => Promise<T>) {
+    return retryTransient(
+      () => timely(query(this.#db())),
+      () => this.retries++,
+    );
+  }
+
+  once<T>(query: (db: Database) => Promise<T>) {
+    return timely(query(this.#db()));
+  }
+
+  primary<T>(query: (db: Database) => Promise<T>) {
+    return retryTransient(
+      () => timely(query(createSessionDatabase(this.d1, "first-primary", this.usage).db)),
+      () => this.retries++,
+    );
+  }
+
+  /** The bookmark to send back: the session's latest, or, when no query ran, the one the client sent. */
+  get latestBookmark() {
+    return this.#opened ? this.#opened.session.getBookmark() : this.bookmark;
+  }
+}
+
+/**
+ * Every response carries the session's bookmark (or, when no query ran, the one the client
+ * sent), which the header's validation ahead of it has checked.
  */
 export const withSession = createMiddleware<AppEnv>(async (c, next) => {
-  const bookmark = c.req.header(BOOKMARK_HEADER);
-  const usage = emptyD1Usage();
-  let opened: ReturnType<typeof createSessionDatabase> | undefined;
-  const session = () => {
-    opened ??= createSessionDatabase(c.env.DB, bookmark, usage);
-    return opened.db;
-  };
-  let retries = 0;
-  const counted = () => retries++;
-  // Each query, or run of queries, within D1_DEADLINE_MS: one that hangs is answered 503.
-  const timely = <T>(running: Promise<T>) => withDeadline(running, D1_DEADLINE_MS, "D1");
-  c.set("db", {
-    idempotent: (query) => retryTransient(() => timely(query(session())), counted),
-    once: (query) => timely(query(session())),
-    primary: (query) =>
-      retryTransient(() => timely(query(createSessionDatabase(c.env.DB, "first-primary", usage).db)), counted),
-    get retries() {
-      return retries;
-    },
-    usage,
-  });
+  const session = new RequestSession(c.env.DB, c.req.header(BOOKMARK_HEADER));
+  c.set("db", session);
   await next();
-  const latest = opened ? opened.session.getBookmark() : bookmark;
+  const latest = session.latestBookmark;
   if (latest) c.res.headers.set(BOOKMARK_HEADER, latest);
 });
