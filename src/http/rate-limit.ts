@@ -85,9 +85,16 @@ export const rateLimited = () =>
  * Per API key, after authentication, so that one noisy key cannot starve the
  * others. The binding counts in the colo, without a storage round trip.
  */
+let policyOf = { quota: "", policy: "" };
+/** RATE_LIMIT_QUOTA's policy header, or "" for a quota of another shape: worked out once per setting. */
+const policyHeader = (quota = "") => {
+  if (quota !== policyOf.quota) policyOf = { quota, policy: QUOTA_SHAPE.test(quota) ? rateLimitPolicy(quota) : "" };
+  return policyOf.policy;
+};
+
 export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
-  const quota = c.env.RATE_LIMIT_QUOTA;
-  if (QUOTA_SHAPE.test(quota ?? "")) c.header(RATE_LIMIT_POLICY_HEADER, rateLimitPolicy(quota));
+  const policy = policyHeader(c.env.RATE_LIMIT_QUOTA);
+  if (policy) c.header(RATE_LIMIT_POLICY_HEADER, policy);
   if (!(await isWithinLimit(c, "RATE_LIMITER", c.get("apiKey").hash))) throw rateLimited();
   await next();
 });
