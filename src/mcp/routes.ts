@@ -17,7 +17,7 @@ import { type ApiFetch, callTool, refusedCall } from "./call";
 import { requireKeyOrToken } from "./door";
 import { INVALID_REQUEST, isObject, PARSE_ERROR, type Reply, readableId, rpcError } from "./json-rpc";
 import { answer } from "./protocol";
-import { isToolName, TOOLS } from "./tools";
+import { isToolName, tools } from "./tools";
 import { eraOf } from "./versions";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -48,7 +48,7 @@ const toolCalled = (message: unknown) => {
   return isToolName(name) ? name : undefined;
 };
 
-const listTools = () => ({ tools: TOOLS });
+const listTools = () => ({ tools: tools() });
 
 export const mcpRoutes = (fetchApi: ApiFetch) =>
   newApp().post("/", checkOrigin, requireKeyOrToken, async (c) => {

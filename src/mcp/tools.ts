@@ -55,48 +55,57 @@ export const GET_PET_DEPRECATION = {
   replacedBy: "list_pets (GET /v1/pets) with the status filter",
 };
 
-const NEW_PET = component("NewPet");
-export const TOOLS = [
-  {
-    name: "list_pets",
-    title: "List pets",
-    description:
-      "One page of pets, by ascending id (GET /v1/pets). Pass nextCursor back as cursor for the next page; it is absent on the last.",
-    // limit is a JSON integer here, not the query's decimal digits: its description says so.
-    inputSchema: object(
-      withDescription(parameters("/pets", "get"), "limit", `The most pets in the page: ${LIMIT_RULE}.`),
-    ),
-    outputSchema: object({ pets: component("Pets"), nextCursor: { type: "string" } }, ["pets"]),
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  },
-  {
-    name: "create_pet",
-    title: "Add a pet",
-    description:
-      "Adds a pet (POST /v1/pets). Send an idempotencyKey of your own, and the same one again if you retry the call: a repeated call with the same key returns the same pet and never creates a second one.",
-    inputSchema: object(
-      {
-        ...(NEW_PET.properties as Schema),
-        idempotencyKey: {
-          ...(inline(document.components.parameters.IdempotencyKey?.schema) as Schema),
-          description: "Your own key for this pet (a UUID, say): the same key, retried, returns the same pet.",
+const buildTools = () => {
+  const newPet = component("NewPet");
+  return [
+    {
+      name: "list_pets",
+      title: "List pets",
+      description:
+        "One page of pets, by ascending id (GET /v1/pets). Pass nextCursor back as cursor for the next page; it is absent on the last.",
+      // limit is a JSON integer here, not the query's decimal digits: its description says so.
+      inputSchema: object(
+        withDescription(parameters("/pets", "get"), "limit", `The most pets in the page: ${LIMIT_RULE}.`),
+      ),
+      outputSchema: object({ pets: component("Pets"), nextCursor: { type: "string" } }, ["pets"]),
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    {
+      name: "create_pet",
+      title: "Add a pet",
+      description:
+        "Adds a pet (POST /v1/pets). Send an idempotencyKey of your own, and the same one again if you retry the call: a repeated call with the same key returns the same pet and never creates a second one.",
+      inputSchema: object(
+        {
+          ...(newPet.properties as Schema),
+          idempotencyKey: {
+            ...(inline(document.components.parameters.IdempotencyKey?.schema) as Schema),
+            description: "Your own key for this pet (a UUID, say): the same key, retried, returns the same pet.",
+          },
         },
-      },
-      NEW_PET.required as string[],
-    ),
-    outputSchema: component("Pet"),
-    // Idempotent only with an idempotencyKey, which the arguments may leave out.
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  },
-  {
-    name: "get_pet",
-    title: "Get a pet (deprecated)",
-    description: `Deprecated: removed on ${GET_PET_DEPRECATION.sunset}, and refused during announced brownouts before then; use ${GET_PET_DEPRECATION.replacedBy}. One pet by id (GET /v1/pets/{petId}).`,
-    inputSchema: object({ petId: { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER } }, ["petId"]),
-    outputSchema: component("Pet"),
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  },
-] as const;
+        newPet.required as string[],
+      ),
+      outputSchema: component("Pet"),
+      // Idempotent only with an idempotencyKey, which the arguments may leave out.
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    {
+      name: "get_pet",
+      title: "Get a pet (deprecated)",
+      description: `Deprecated: removed on ${GET_PET_DEPRECATION.sunset}, and refused during announced brownouts before then; use ${GET_PET_DEPRECATION.replacedBy}. One pet by id (GET /v1/pets/{petId}).`,
+      inputSchema: object({ petId: { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER } }, ["petId"]),
+      outputSchema: component("Pet"),
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+  ] as const;
+};
 
-export type ToolName = (typeof TOOLS)[number]["name"];
-export const isToolName = (name: unknown): name is ToolName => TOOLS.some((tool) => tool.name === name);
+let built: ReturnType<typeof buildTools> | undefined;
+/** The tools, built on first use: a request that never reaches /mcp (most) does not pay for them. */
+export const tools = () => {
+  built ??= buildTools();
+  return built;
+};
+
+export type ToolName = ReturnType<typeof buildTools>[number]["name"];
+export const isToolName = (name: unknown): name is ToolName => tools().some((tool) => tool.name === name);

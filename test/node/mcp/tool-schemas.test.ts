@@ -1,7 +1,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { checkArguments } from "../../../src/mcp/arguments";
-import { TOOLS, type ToolName } from "../../../src/mcp/tools";
+import { type ToolName, tools } from "../../../src/mcp/tools";
 
 // What /mcp's tools/list says of each tool's input and output, read as a strict JSON Schema
 // 2020-12 validator reads it (MCP's dialect for tool schemas): no keyword or format it does
@@ -12,7 +12,7 @@ const strict = () => new Ajv2020({ strict: true, allErrors: true });
 
 describe("the tools' schemas", () => {
   it.each(["list_pets", "create_pet", "get_pet"])("of %s compile under strict JSON Schema 2020-12", (name) => {
-    const tool = TOOLS.find((each) => each.name === name);
+    const tool = tools().find((each) => each.name === name);
     expect(tool).toBeDefined();
     expect(() => strict().compile(tool?.inputSchema ?? {})).not.toThrow();
     expect(() => strict().compile(tool?.outputSchema ?? {})).not.toThrow();
@@ -54,7 +54,7 @@ describe("the tools' schemas", () => {
     ["get_pet", {}],
   ];
   it.each(CASES)("of %s agree with its arguments' check on %j", (name, args) => {
-    const tool = TOOLS.find((each) => each.name === name);
+    const tool = tools().find((each) => each.name === name);
     const schemaAllows = strict().compile(tool?.inputSchema ?? {})(args);
     const checkAllows = !(checkArguments(name, args) instanceof Error);
     expect(schemaAllows).toBe(checkAllows);

@@ -22,7 +22,7 @@ export const MCP: Citation[] = [
     breaks: [
       edit(
         "src/mcp/routes.ts",
-        "const listTools = () => ({ tools: TOOLS });",
+        "const listTools = () => ({ tools: tools() });",
         "const listTools = () => ({ tools: [] });",
       ),
       edit("src/mcp/call.ts", "structuredContent: value,", ""),
