@@ -1,10 +1,11 @@
-import { methodNotAllowed } from "hono/method-not-allowed";
 import { markDeprecatedOperations } from "./deprecation/deprecated-operation";
 import { documentationRoutes } from "./document/routes";
 import { apiCors, DOCUMENT_PATH, documentCors, mcpCors } from "./http/cors";
-import { handleError, handleMethodNotAllowed, handleNotFound } from "./http/errors";
+import { handleError, handleNotFound } from "./http/errors";
+import { methodNotAllowed } from "./http/method-not-allowed";
 import { noStore } from "./http/no-store";
 import { requestLog } from "./http/request-log";
+import { routeMethods } from "./http/route-methods";
 import { newApp } from "./http/router";
 import { mayCallMcp, mcpRoutes } from "./mcp/routes";
 import { signInRoutes } from "./mcp/sign-in";
@@ -15,6 +16,8 @@ import { PETS_PATH, petRoutes } from "./pets/routes";
 // routes; one handler for every error. Each operation's own checks are on its chain in
 // src/pets/routes.ts.
 export const app = newApp();
+// The methods each path's routes declare, for the 405s and the preflights.
+const methods = routeMethods(app);
 
 app.use(requestLog);
 // Outside methodNotAllowed, so that its 405s carry these headers too. "/v1/pets/*"
@@ -22,10 +25,10 @@ app.use(requestLog);
 app.use("/v1/pets/*", noStore);
 markDeprecatedOperations(app);
 // Before the 405 handling (a preflight is an OPTIONS) and before authentication.
-app.use("/v1/*", apiCors(app));
+app.use("/v1/*", apiCors(methods));
 app.use(DOCUMENT_PATH, documentCors);
 app.use("/mcp", mcpCors(mayCallMcp));
-app.use(methodNotAllowed({ app, onMethodNotAllowed: handleMethodNotAllowed }));
+app.use(methodNotAllowed(methods));
 app.route("/v1", documentationRoutes);
 app.use("/mcp", noStore);
 // Agents' tools run as the operations themselves, through this same app (src/mcp/call.ts).

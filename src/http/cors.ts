@@ -1,7 +1,7 @@
-import type { Context, Hono } from "hono";
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { TrieRouter } from "hono/router/trie-router";
 import type { AppEnv } from "../env";
+import type { routeMethods } from "./route-methods";
 
 // Pages on other origins call the API from the browser with the key in Authorization.
 // src/index.ts mounts these before authentication and rate limiting, so a preflight is
@@ -45,28 +45,6 @@ const allowedOrigins = (setting = ""): "*" | Set<string> => {
 export const allowOrigin = (origin: string, c: Context<AppEnv>) => {
   const allowed = allowedOrigins(c.env.ALLOWED_ORIGINS);
   return allowed === "*" ? "*" : allowed.has(origin) ? origin : null;
-};
-
-/** The methods of the route at `path`, as the app's routes declare them (HEAD with GET); every method of the API for an unknown path. */
-const routeMethods = (app: Hono<AppEnv>) => {
-  let router: TrieRouter<string[]> | undefined;
-  let all: string[] = [];
-  return (path: string): string[] => {
-    if (!router) {
-      const byPath = new Map<string, Set<string>>();
-      for (const { method, path: routePath } of app.routes) {
-        if (method === "ALL") continue;
-        const methods = byPath.get(routePath) ?? new Set<string>();
-        for (const added of method === "GET" ? ["GET", "HEAD"] : [method]) methods.add(added);
-        byPath.set(routePath, methods);
-      }
-      router = new TrieRouter();
-      for (const [routePath, methods] of byPath) router.add("ALL", routePath, [...methods]);
-      all = [...new Set([...byPath.values()].flatMap((methods) => [...methods]))];
-    }
-    const matched = router.match("ALL", path)[0].flatMap(([methods]) => methods);
-    return matched.length > 0 ? matched : all;
-  };
 };
 
 type CorsOptions = {
@@ -114,12 +92,14 @@ const corsMiddleware = ({ origin, varyOrigin, allowMethods, allowHeaders, expose
  * the path's routes; any other OPTIONS gets the 405 with Allow that every method the
  * path lacks gets.
  */
-export const apiCors = (app: Hono<AppEnv>) => {
-  const methodsAt = routeMethods(app);
+export const apiCors = (methods: ReturnType<typeof routeMethods>) => {
   const handler = corsMiddleware({
     origin: allowOrigin,
     varyOrigin: true,
-    allowMethods: (c) => methodsAt(c.req.path),
+    allowMethods: (c) => {
+      const atPath = methods.at(c.req.path);
+      return atPath.length > 0 ? atPath : methods.all();
+    },
     allowHeaders: REQUEST_HEADERS,
     exposeHeaders: EXPOSED_HEADERS,
   });
