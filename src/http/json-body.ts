@@ -26,6 +26,8 @@ const tooLarge = () => new ApiError("payload_too_large", `The request body must 
 
 /** RFC 8259, section 8.1: JSON exchanged between systems is UTF-8. */
 const checkHowItIsSent = (contentType: string | undefined, contentEncoding: string | undefined) => {
+  // What nearly every client sends, settled without the parsing below.
+  if (contentType === "application/json" && contentEncoding === undefined) return;
   const mediaType = contentType?.split(";")[0]?.trim() ?? "";
   if (!JSON_MEDIA_TYPE.test(mediaType)) throw unsupported("The request body must be sent as application/json.");
   const charsets = [...(contentType ?? "").matchAll(CHARSET_PARAMETER)].map((match) => match[1] ?? "");
@@ -51,8 +53,18 @@ const discard = async (reader: ReadableStreamDefaultReader<Uint8Array>, alreadyR
 };
 
 /** The whole body, if it is at most MAX_BODY_BYTES, whether it came with a Content-Length or chunked. */
-const readBounded = async (body: ReadableStream<Uint8Array> | null): Promise<Uint8Array> => {
+const readBounded = async (request: Request): Promise<Uint8Array> => {
+  const { body } = request;
   if (!body) return new Uint8Array();
+  // A body whose stated length is within the bound is read in one call, rather than chunk by
+  // chunk through a reader (several times dearer); HTTP's framing holds it to that length,
+  // and what was read is measured all the same.
+  const length = Number(request.headers.get("Content-Length") ?? Number.NaN);
+  if (Number.isSafeInteger(length) && length <= MAX_BODY_BYTES) {
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
+    return bytes;
+  }
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -90,7 +102,7 @@ const bodyProblem = (problem: JsonProblem): string => {
 /** The request's body as text: sent as UTF-8 JSON and at most MAX_BODY_BYTES, else refused (415, 413, 400). */
 export const readJsonText = async (c: Context<AppEnv>): Promise<string> => {
   checkHowItIsSent(c.req.header("Content-Type"), c.req.header("Content-Encoding"));
-  const bytes = await readBounded(c.req.raw.body);
+  const bytes = await readBounded(c.req.raw);
   try {
     return utf8.decode(bytes);
   } catch {

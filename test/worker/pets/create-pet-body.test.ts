@@ -141,6 +141,14 @@ describe("POST /v1/pets, the bytes of its body", () => {
     expect(await countPets()).toBe(before);
   });
 
+  it("answers 413 for a body longer than the Content-Length it states, and stores nothing", async () => {
+    const before = await countPets();
+    const body = JSON.stringify({ name: "Rex", categoryId: 1, padding: "x".repeat(64 * 1024) });
+    const response = await sendBytes(body, { "Content-Type": "application/json", "Content-Length": "30" });
+    await expectError(response, 413, "payload_too_large");
+    expect(await countPets()).toBe(before);
+  });
+
   it("answers 413 for an oversized body streamed without a Content-Length", async () => {
     const chunk = new TextEncoder().encode(" ".repeat(16 * 1024));
     let sent = 0;
