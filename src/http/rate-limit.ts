@@ -53,11 +53,18 @@ const withoutBinding = (name: LimiterName, key: string): boolean => {
 };
 
 /**
+ * In place of a limiter, for a request already counted: a tool call's operation, whose /mcp
+ * request was counted at the door (src/mcp/call.ts). It is not called, so no deadline is set for it.
+ */
+export const COUNTED_ALREADY = { limit: async () => ({ success: true }) } satisfies RateLimit;
+
+/**
  * Counts one request against `key`. A limiter that throws or hangs fails open: the
  * request goes on, and the fault is logged. A limiter protects the service from
  * excess; it is no reason to refuse clients while it is down itself.
  */
 export const isWithinLimit = async (c: Context<AppEnv>, name: LimiterName, key: string): Promise<boolean> => {
+  if (c.env[name] === COUNTED_ALREADY) return true;
   if (typeof c.env[name]?.limit !== "function") return withoutBinding(name, key);
   try {
     const { success } = await withDeadline(c.env[name].limit({ key }), LIMITER_DEADLINE_MS, name);

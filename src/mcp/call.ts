@@ -8,6 +8,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import type { ErrorCode } from "../http/error-codes";
 import type { ApiError } from "../http/errors";
+import { COUNTED_ALREADY } from "../http/rate-limit";
 import type { AdmittedAtTheDoor } from "../keys/authenticate";
 import type { ErrorBody } from "../schemas";
 import { checkArguments, type ToolArguments } from "./arguments";
@@ -28,9 +29,6 @@ export type ApiFetch = (
   env: CloudflareBindings,
   context: Context<AppEnv>["executionCtx"],
 ) => Response | Promise<Response>;
-
-/** The operation's limiter: the request was counted once, at the door. */
-const COUNTED_AT_THE_DOOR = { limit: async () => ({ success: true }) } satisfies RateLimit;
 
 /** The operation's request for checked arguments: every value in it is one its schema allowed. */
 const requestFor = <Name extends ToolName>(name: Name, args: ToolArguments[Name], origin: string) => {
@@ -100,7 +98,7 @@ export const callTool = async (c: Context<AppEnv>, fetchApi: ApiFetch, name: Too
   // ACCESS_LOG off: this request's line is the /mcp request's own. The caller is the one
   // admitted at the door, key or access token, not admitted again.
   const admitted: AdmittedAtTheDoor = { ADMITTED_CALLER: c.get("apiKey") };
-  const env = { ...c.env, ...admitted, ACCESS_LOG: "off", RATE_LIMITER: COUNTED_AT_THE_DOOR };
+  const env = { ...c.env, ...admitted, ACCESS_LOG: "off", RATE_LIMITER: COUNTED_ALREADY };
   const response = await fetchApi(request, env, c.executionCtx);
   const body: unknown = await response.json();
   if (!response.ok) {
