@@ -4,7 +4,7 @@
 // pairs that alternate. A count does not move with the machine's speed as CPU time does.
 // What it measures and how to read it: bench/README.md.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import path from "node:path";
@@ -12,8 +12,11 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { utcDay } from "../src/lib/dates";
 import { LIST_LIMIT } from "../src/schemas";
+import { countedProcess, dumpInstructions, zeroCounts } from "./callgrind";
+import { type Counted, report } from "./report";
 import { type Pair, startServers } from "./servers";
-import { GOALS, median, type Target } from "./targets";
+import { startupCounts } from "./startup";
+import { apiTargets, type Target } from "./targets";
 
 const RUN_DIR = path.resolve(".wrangler/bench/run");
 const CALLGRIND_DIR = path.join(RUN_DIR, "callgrind");
@@ -32,50 +35,38 @@ const { values } = parseArgs({
     "warm-up": { type: "string", default: "2" },
     requests: { type: "string", default: "200" },
     count: { type: "string", default: "1000" },
+    // Some of the targets by name (targets.ts), comma-separated: to iterate on one; all by default.
+    targets: { type: "string" },
+    "startup-runs": { type: "string", default: "3" },
   },
 });
-const [rounds, warmUpRounds, requests, count] = [
+const [rounds, warmUpRounds, requests, count, startupRuns] = [
   wholeNumber(values.rounds, "rounds", 1),
   wholeNumber(values["warm-up"], "warm-up", 0),
   wholeNumber(values.requests, "requests", 1),
   // A full first page and one pet more, so that the first page has a next one.
   wholeNumber(values.count, "count", LIST_LIMIT.default + 1),
+  wholeNumber(values["startup-runs"], "startup-runs", 0),
 ];
+const targetNames = Object.keys(apiTargets("", {}, count));
+const only = values.targets?.split(",");
+const unknown = only?.filter((name) => !targetNames.includes(name));
+if (unknown?.length)
+  throw new Error(`--targets: no target ${unknown.join(", ")}; the targets are ${targetNames.join(", ")}`);
 const args = process.argv.slice(2);
 const log = (message: string) => console.log(`[bench] ${message}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The workerd under callgrind among the descendants of `leader`, a server's process group leader. */
-const countedProcess = (leader: number) => {
-  const counted = new Set(readdirSync(CALLGRIND_DIR).flatMap((name) => name.match(/^workerd\.(\d+)$/)?.[1] ?? []));
-  const parentOf = (pid: string) => readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ")[1];
-  const descends = (pid: string): boolean => {
-    const parent = parentOf(pid);
-    return parent === String(leader) || (parent !== undefined && parent !== "0" && descends(parent));
-  };
-  const pid = [...counted].find((candidate) => descends(candidate));
-  if (!pid) throw new Error(`no workerd under callgrind among the processes of ${leader}`);
-  return pid;
-};
-
 /** Instructions per answered request of one load of `target` on the workerd `pid`. */
 const load = async ({ name, url, method = "GET", headers, body, settleMs }: Target, pid: string) => {
-  execFileSync("callgrind_control", ["-z", pid], { stdio: "pipe" });
+  zeroCounts(pid);
   const result = await autocannon({ url, method, headers, body, connections: CONNECTIONS, amount: requests });
   await sleep(settleMs);
-  execFileSync("callgrind_control", ["-d", pid], { stdio: "pipe" });
+  const instructions = dumpInstructions(CALLGRIND_DIR, pid);
   const failures = result.errors + result.non2xx;
   if (failures > 0) throw new Error(`${name}: ${failures} of ${requests} requests failed`);
-  const dumps = readdirSync(CALLGRIND_DIR).filter((file) => file.startsWith(`callgrind.${pid}.`));
-  const newest = dumps.toSorted((a, b) => Number(a.split(".").pop()) - Number(b.split(".").pop())).at(-1) ?? "";
-  const instructions = Number(
-    readFileSync(path.join(CALLGRIND_DIR, newest), "utf8").match(/^(?:summary|totals): (\d+)/m)?.[1],
-  );
-  if (!Number.isFinite(instructions)) throw new Error(`no instruction count in ${newest}`);
   return instructions / result["2xx"];
 };
-
-const percent = (share: number) => `${share < 0 ? "−" : "+"}${Math.abs(share * 100).toFixed(1)}%`;
 
 const main = async () => {
   const started = performance.now();
@@ -91,43 +82,42 @@ const main = async () => {
     BENCH_WORKERD: (createRequire(import.meta.url)("workerd") as { default: string }).default,
     BENCH_CALLGRIND_DIR: CALLGRIND_DIR,
   };
-  const { pairs, servers, stop } = await startServers({ runDir: RUN_DIR, count, log, env });
+  const startup =
+    startupRuns > 0
+      ? await startupCounts({ runDir: RUN_DIR, callgrindDir: CALLGRIND_DIR, env, args: [], runs: startupRuns, log })
+      : undefined;
+  const { pairs: all, servers, stop } = await startServers({ runDir: RUN_DIR, count, log, env });
+  const pairs = only ? all.filter((pair) => only.includes(pair.key)) : all;
   try {
-    const pids = { api: countedProcess(servers.api), floor: countedProcess(servers.floor) };
-    const counted = new Map<Pair, { api: number; floor: number }[]>(pairs.map((pair) => [pair, []]));
+    const pids = {
+      api: countedProcess(CALLGRIND_DIR, servers.api),
+      floor: countedProcess(CALLGRIND_DIR, servers.floor),
+    };
+    const counted = new Map<Pair, Counted[]>(pairs.map((pair) => [pair, []]));
     for (let round = -warmUpRounds; round < rounds; round++) {
       log(round < 0 ? "warm-up, not counted" : `round ${round + 1} of ${rounds}`);
       for (const pair of pairs) {
         // Each side goes first in every other round, so that neither is always loaded on the other's wake.
-        const apiFirst = round % 2 === 0;
-        const first = await load(apiFirst ? pair.target : pair.floor, apiFirst ? pids.api : pids.floor);
-        const second = await load(apiFirst ? pair.floor : pair.target, apiFirst ? pids.floor : pids.api);
+        const targetFirst = round % 2 === 0;
+        const [target, reference] = [
+          () => load(pair.target, pids.api),
+          () => load(pair.reference, pids[pair.referenceSide]),
+        ];
+        const [first, second] = targetFirst ? [await target(), await reference()] : [await reference(), await target()];
         if (round >= 0)
-          counted.get(pair)?.push(apiFirst ? { api: first, floor: second } : { api: second, floor: first });
+          counted
+            .get(pair)
+            ?.push(targetFirst ? { target: first, reference: second } : { target: second, reference: first });
       }
     }
-    const rows = pairs.map((pair) => {
-      const of = counted.get(pair) ?? [];
-      const shares = of.map(({ api, floor }) => api / floor - 1);
-      const share = median(shares);
-      const goal = GOALS[pair.target.goal];
-      const millions = (side: "api" | "floor") => (median(of.map((round) => round[side])) / 1e6).toFixed(3);
-      const spread = `${percent(Math.min(...shares))} to ${percent(Math.max(...shares))}`;
-      const verdict = share <= goal ? "met" : "NOT met";
-      return `| ${pair.target.name} | ${millions("api")} | ${millions("floor")} | ${percent(share)} | ${spread} | ≤ ${percent(goal)}: ${verdict} |`;
-    });
-    const report = [
+    const heading =
       `\`npm run bench${args.length ? ` -- ${args.join(" ")}` : ""}\`, ${utcDay(Date.now())}, ${availableParallelism()} cores:` +
-        ` ${count} pets, ${requests} requests a load over ${CONNECTIONS} connections, ${rounds} rounds after ${warmUpRounds}` +
-        " of warm-up. Instructions of the Worker's workerd per answered request (callgrind), medians of the rounds;" +
-        " over the floor: the median of the rounds' own shares, and their lowest and highest.",
-      "",
-      "| Target | Million instructions | Its floor's | Over the floor | Rounds' spread | Goal |",
-      "| --- | --- | --- | --- | --- | --- |",
-      ...rows,
-    ].join("\n");
-    console.log(`\n${report}\n`);
-    writeFileSync(path.join(RUN_DIR, "..", "last.md"), `${report}\n`);
+      ` ${count} pets, ${requests} requests a load over ${CONNECTIONS} connections, ${rounds} rounds after ${warmUpRounds}` +
+      " of warm-up. Instructions of the Worker's workerd per answered request (callgrind), medians of the rounds;" +
+      " over what a target is judged against: the median of the rounds' own shares, and their lowest and highest.";
+    const text = report(heading, counted, startup);
+    console.log(`\n${text}\n`);
+    writeFileSync(path.join(RUN_DIR, "..", "last.md"), `${text}\n`);
     log(`written to .wrangler/bench/last.md; took ${((performance.now() - started) / 1000).toFixed(0)} s`);
   } finally {
     await stop();

@@ -21,8 +21,12 @@ type Options = {
   env: Record<string, string>;
 };
 
-/** Each target of the API, and the floor's request for it: the target's own (method, headers, body) at the floor's route. */
-export type Pair = { target: Target; floor: Target };
+/**
+ * Each target of the API, and what it is judged against: the floor's request for it (the
+ * target's own method, headers and body at the floor's route), or a tool call's operation
+ * through the API itself.
+ */
+export type Pair = { key: TargetName; target: Target; reference: Target; referenceSide: "api" | "floor" };
 
 export const startServers = async ({ runDir, count, log, env }: Options) => {
   const persistTo = path.join(runDir, "api");
@@ -53,7 +57,10 @@ export const startServers = async ({ runDir, count, log, env }: Options) => {
   try {
     const targets: Record<TargetName, Target> = apiTargets(api.origin, auth, count);
     for (const target of Object.values(targets)) await check(target);
-    const answers = await recordAnswers(targets, api.origin);
+    const floored = Object.fromEntries(
+      Object.entries(targets).filter(([, target]) => target.operation === undefined),
+    ) as Record<TargetName, Target>;
+    const answers = await recordAnswers(floored, api.origin);
     const floor = await startBenchServer({
       name: "floor",
       command: "wrangler dev",
@@ -73,9 +80,13 @@ export const startServers = async ({ runDir, count, log, env }: Options) => {
     stops.push(floor.stop);
     const pairs: Pair[] = [];
     for (const [name, target] of Object.entries(targets) as [TargetName, Target][]) {
+      if (target.operation !== undefined) {
+        pairs.push({ key: name, target, reference: targets[target.operation], referenceSide: "api" });
+        continue;
+      }
       const floorTarget = { ...target, name: `floor of ${target.name}`, url: `${floor.origin}/floor/${name}` };
       await checkReplay(floorTarget, answers[name], floor.origin);
-      pairs.push({ target, floor: floorTarget });
+      pairs.push({ key: name, target, reference: floorTarget, referenceSide: "floor" });
     }
     return { pairs, servers: { api: api.pid, floor: floor.pid }, stop };
   } catch (error) {

@@ -1,14 +1,16 @@
-// What the bench sends and what it judges: the API's four targets, each with the answer it
-// must give and its goal over its floor (./floor.ts).
+// What the bench sends and what it judges: the API's targets, each with the answer it must
+// give and its goal over what it is judged against: its floor (./floor.ts), or, for a tool
+// call through /mcp, the same operation over HTTP through the API itself.
 import { FLUSH_INTERVAL_MS } from "../src/deprecation/usage";
 import { LIST_LIMIT } from "../src/schemas";
 import { BENCH_PET } from "./queries";
 
 /**
  * The most a target may cost over its floor, in instructions per request: the reads answered
- * from the isolate's memory, and those that reach D1 (reads and creates).
+ * from the isolate's memory, and those that reach D1 (reads and creates); and the most a tool
+ * call may cost over its operation.
  */
-export const GOALS = { memory: 0.05, d1: 0.08 } as const;
+export const GOALS = { memory: 0.05, d1: 0.08, tool: 0.2 } as const;
 
 export type Target = {
   name: string;
@@ -20,6 +22,8 @@ export type Target = {
   body?: string;
   /** How long after its load the count waits, so that the work the load leaves behind is its own. */
   settleMs: number;
+  /** A tool call's operation, the API's own target it is judged against; other targets, against their floor. */
+  operation?: "firstPage" | "create";
 };
 
 /** Work a load leaves behind (waitUntil writes, garbage) is counted with it, not with the next. */
@@ -30,6 +34,40 @@ const page = (full: boolean) => (actual: number, body: unknown) =>
   actual === 200 &&
   Array.isArray(body) &&
   (full ? body.length === LIST_LIMIT.default : body.length > 0 && body.length < LIST_LIMIT.default);
+
+/** MCP's current revision, which a request names in its headers and its _meta (src/mcp/versions.ts). */
+const MCP_REVISION = "2026-07-28";
+/** A tools/call of the current revision, as an agent's client sends it. */
+const toolCall = (origin: string, auth: Record<string, string>, name: string, args: Record<string, unknown>) => ({
+  url: `${origin}/mcp`,
+  method: "POST" as const,
+  headers: {
+    ...auth,
+    "Content-Type": "application/json",
+    Accept: "application/json, text/event-stream",
+    "MCP-Protocol-Version": MCP_REVISION,
+    "Mcp-Method": "tools/call",
+    "Mcp-Name": name,
+  },
+  body: JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: {
+      name,
+      arguments: args,
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": MCP_REVISION,
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
+    },
+  }),
+});
+/** A tool's result that is not an error, whose structuredContent `ok` accepts. */
+const toolResult = (ok: (value: unknown) => boolean) => (actual: number, body: unknown) => {
+  const result = (body as { result?: { isError?: boolean; structuredContent?: unknown } } | undefined)?.result;
+  return actual === 200 && result !== undefined && result.isError === undefined && ok(result.structuredContent);
+};
 
 /** The authenticated targets of the API at `origin`, by name (./queries.ts names the ones that reach D1 alike). */
 export const apiTargets = (origin: string, auth: Record<string, string>, count: number) => {
@@ -71,14 +109,30 @@ export const apiTargets = (origin: string, auth: Record<string, string>, count: 
       goal: "d1",
       settleMs: SETTLE_MS,
     },
+    listPetsTool: {
+      name: "list_pets through /mcp",
+      ...toolCall(origin, auth, "list_pets", {}),
+      ok: toolResult((value) => page(true)(200, (value as { pets?: unknown } | undefined)?.pets)),
+      goal: "tool",
+      settleMs: SETTLE_MS,
+      operation: "firstPage",
+    },
+    createPetTool: {
+      name: "create_pet through /mcp",
+      ...toolCall(origin, auth, "create_pet", { name: BENCH_PET.name, categoryId: BENCH_PET.categoryId }),
+      ok: toolResult((value) => (value as { name?: unknown } | undefined)?.name === BENCH_PET.name),
+      goal: "tool",
+      settleMs: SETTLE_MS,
+      operation: "create",
+    },
   } satisfies Record<string, Target>;
 };
 
 export type TargetName = keyof ReturnType<typeof apiTargets>;
 
-/** A target answering 401 or an empty page would look fast: each answer is checked first. */
-export const check = async ({ name, url, method, headers, body, ok }: Target) => {
-  const response = await fetch(url, { method, headers, body });
+/** A target answering 401 or an empty page would look fast: each answer is checked first (`send` stands for fetch in tests). */
+export const check = async ({ name, url, method, headers, body, ok }: Target, send = fetch) => {
+  const response = await send(url, { method, headers, body });
   const answer: unknown = await response.json().catch(() => undefined);
   if (!ok(response.status, answer)) throw new Error(`${name} answered ${response.status}: ${JSON.stringify(answer)}`);
 };

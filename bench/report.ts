@@ -1,0 +1,53 @@
+// The bench's report (./run.ts): each target against what it is judged against, then startup.
+
+import type { Pair } from "./servers";
+import { GOALS, median } from "./targets";
+
+/** One round's count per request, of the target and of what it is judged against. */
+export type Counted = { target: number; reference: number };
+
+const percent = (share: number) => `${share < 0 ? "−" : "+"}${Math.abs(share * 100).toFixed(1)}%`;
+const millions = (instructions: number) => (instructions / 1e6).toFixed(3);
+
+/** A row: the medians of the rounds, the median of their own shares over the reference, their spread, the verdict. */
+const row = (pair: Pair, rounds: Counted[]) => {
+  const shares = rounds.map(({ target, reference }) => target / reference - 1);
+  // Judged as printed, to a tenth of a point.
+  const share = Math.round(median(shares) * 1000) / 1000;
+  const goal = GOALS[pair.target.goal];
+  const reference = pair.referenceSide === "floor" ? "its floor" : `${pair.reference.name}, through the API`;
+  return [
+    pair.target.name,
+    millions(median(rounds.map((round) => round.target))),
+    reference,
+    millions(median(rounds.map((round) => round.reference))),
+    percent(share),
+    `${percent(Math.min(...shares))} to ${percent(Math.max(...shares))}`,
+    `≤ ${percent(goal)}: ${share <= goal ? "met" : "NOT met"}`,
+  ];
+};
+
+export const report = (
+  heading: string,
+  counted: Map<Pair, Counted[]>,
+  startup: { api: number[]; floor: number[] } | undefined,
+) => {
+  const lines = [
+    heading,
+    "",
+    "| Target | Million instructions | Judged against | Its million | Over it | Rounds' spread | Goal |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    ...[...counted].map(([pair, rounds]) => `| ${row(pair, rounds).join(" | ")} |`),
+  ];
+  if (startup) {
+    const [api, floor] = [median(startup.api), median(startup.floor)];
+    const runs = (counts: number[]) => counts.map(millions).join(", ");
+    lines.push(
+      "",
+      "Startup, from the workerd's start to the Worker's first answer (million instructions, the median of" +
+        ` ${startup.api.length} starts): the API ${millions(api)} (${runs(startup.api)}), its floor` +
+        ` ${millions(floor)} (${runs(startup.floor)}); the API's own ${millions(api - floor)}.`,
+    );
+  }
+  return lines.join("\n");
+};

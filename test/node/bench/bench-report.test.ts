@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { type Counted, report } from "../../../bench/report";
+import type { Pair } from "../../../bench/servers";
+import type { GOALS, Target } from "../../../bench/targets";
+
+// The bench's verdicts (bench/report.ts): each goal that bench/README.md states, pinned here
+// from both sides as a literal, and the startup line's figures.
+
+const target = (name: string, goal: keyof typeof GOALS): Target => ({
+  name,
+  url: "",
+  ok: () => true,
+  goal,
+  settleMs: 0,
+});
+const rowOf = (goal: keyof typeof GOALS, rounds: Counted[]) => {
+  const pair: Pair = {
+    key: "firstPage",
+    target: target("A target", goal),
+    reference: target("R", goal),
+    referenceSide: "floor",
+  };
+  return (
+    report("heading", new Map([[pair, rounds]]), undefined)
+      .split("\n")
+      .at(-1) ?? ""
+  );
+};
+/** One round per share, each `over` the reference of 1,000,000. */
+const counted = (...overs: number[]) => overs.map((over) => ({ target: 1_000_000 * (1 + over), reference: 1_000_000 }));
+
+describe("the bench's report", () => {
+  it.each([
+    ["memory", 0.05],
+    ["d1", 0.08],
+    ["tool", 0.2],
+  ] as const)("meets the %s goal at +%s over the reference, and not a tenth of a point above", (goal, limit) => {
+    expect(rowOf(goal, counted(limit))).toMatch(/: met \|$/);
+    expect(rowOf(goal, counted(limit + 0.001))).toMatch(/: NOT met \|$/);
+  });
+
+  it("judges the median of the rounds' own shares, and prints their lowest and highest", () => {
+    const row = rowOf("memory", counted(0.01, 0.9, 0.03));
+    expect(row).toContain("| A target | 1.030 | its floor | 1.000 | +3.0% | +1.0% to +90.0% | ≤ +5.0%: met |");
+  });
+
+  it("gives each side's startup, its runs, and what the API takes over the floor", () => {
+    const text = report("heading", new Map(), {
+      api: [1_500_000_000, 1_520_000_000, 1_510_000_000],
+      floor: [1_400_000_000, 1_430_000_000, 1_420_000_000],
+    });
+    expect(text).toContain(
+      "the API 1510.000 (1500.000, 1520.000, 1510.000), its floor 1420.000 (1400.000, 1430.000, 1420.000); the API's own 90.000.",
+    );
+  });
+});
