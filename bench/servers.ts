@@ -28,7 +28,8 @@ type Options = {
  */
 export type Pair = { key: TargetName; target: Target; reference: Target; referenceSide: "api" | "floor" };
 
-export const startServers = async ({ runDir, count, log, env }: Options) => {
+/** The API's state under `runDir`: N seeded pets, a key, and its secrets in an env file of the run's own. */
+export const prepareApi = async (runDir: string, count: number, log: (message: string) => void) => {
   const persistTo = path.join(runDir, "api");
   const envFile = path.join(runDir, "bench.env");
   writeFileSync(envFile, `CURSOR_SECRET=${randomBytes(32).toString("base64url")}\nCURSOR_SECRET_PREVIOUS=\n`, {
@@ -39,6 +40,11 @@ export const startServers = async ({ runDir, count, log, env }: Options) => {
   const local = { remote: false, persistTo };
   const stores = await openStores(local);
   const auth = { Authorization: `Bearer ${await createKey("bench", local, stores).finally(stores.close)}` };
+  return { persistTo, envFile, auth };
+};
+
+export const startServers = async ({ runDir, count, log, env }: Options) => {
+  const { persistTo, envFile, auth } = await prepareApi(runDir, count, log);
   // Before either server opens it: the floor reads the same rows from its own copy.
   const floorPersistTo = path.join(runDir, "floor");
   cpSync(path.join(persistTo, "v3", "d1"), path.join(floorPersistTo, "v3", "d1"), { recursive: true });
