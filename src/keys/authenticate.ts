@@ -19,15 +19,14 @@ import {
 } from "./api-key";
 import { recordKeyUse } from "./last-used";
 
+/** A key's record, and the key's hash: the caller's identity for rate limits and idempotency. */
+type AdmittedKey = ApiKeyRecord & { hash: string };
 declare module "hono" {
   interface ContextVariableMap {
-    /** The caller's key record, and the key's hash: the caller's identity for rate limits and idempotency. */
+    /** The caller's key. */
     apiKey: AdmittedKey;
   }
 }
-
-/** A key's record, and the key's hash: the caller's identity for rate limits and idempotency. */
-type AdmittedKey = ApiKeyRecord & { hash: string };
 
 // RFC 6750: the scheme is case-insensitive and the token is a b64token; and ':', which
 // access tokens have (userId:grantId:secret, @cloudflare/workers-oauth-provider).
@@ -55,14 +54,13 @@ export const KV_FAULT_GRACE_MS = 10 * 60_000;
 /** A KV read normally takes milliseconds; one that takes this long is failing. */
 export const KV_READ_DEADLINE_MS = 3000;
 
-// Apart, so that no flood of unknown keys can push a valid key out.
-// Known keys are held with their hash, as each request is handed them: no copy per request.
+// Apart, so that no flood of unknown keys can push a valid key out. Known keys are held
+// with their hash, as each request is handed them: no copy per request.
 const knownKeys = new BoundedCache<string, AdmittedKey>({ share: "knownKeys", ttlMs: KNOWN_KEY_TTL_MS });
 const unknownKeys = new BoundedCache<string, true>({ share: "unknownKeys", ttlMs: UNKNOWN_KEY_TTL_MS });
 // The hash of a key this isolate verified, so that its next requests skip the digest (an
 // asynchronous call, dearer than its arithmetic): valid keys only, so a flood of others
-// cannot fill it. The plain key stays in this isolate's memory, as in every request's
-// header, never in storage.
+// cannot fill it. The plain key stays in memory, as in every request's header, never in storage.
 const keyHashes = new BoundedCache<string, string>({ share: "keyHashes", ttlMs: KNOWN_KEY_TTL_MS });
 
 const unauthorized = (kind: keyof typeof BEARER_CHALLENGES, message: string) =>
@@ -165,10 +163,10 @@ export type AdmittedAtTheDoor = { ADMITTED_CALLER?: AdmittedKey };
 
 /**
  * Admits the key `token` (see admitKey). A token that cannot be one of our keys (its shape,
- * or its checksum) is refused without a KV read or a limiter call.
+ * or its checksum) is refused without a KV read or a limiter call; a key this isolate
+ * verified has both, so only another is checked.
  */
 export const admitApiKey = async (c: Context<AppEnv>, token: string) => {
-  // A key this isolate verified has its shape and checksum: only another is checked.
   const knownHash = keyHashes.get(token);
   if (!knownHash && !isWellFormedApiKey(token)) throw unauthorized("invalid", KEY_REFUSALS.invalid);
   const hash = knownHash ?? (await hashApiKey(token));
