@@ -40,14 +40,14 @@ export const BENCH_README: Citation[] = [
     page: "bench/README.md",
     test: "test/worker/bench/tool-targets.test.ts",
     claim: "sees the API answer them with a result",
-    shownBy: ["%s gets a tool result, as the bench checks"],
+    shownBy: ["createPetTool gets a tool result, as the bench checks"],
     breaks: [edit("bench/targets.ts", '"Mcp-Name": name,', '"Mcp-Name": "list_pets",')],
   },
   {
     page: "bench/README.md",
     test: "test/node/bench/bench-report.test.ts",
     claim: "pins each from both sides",
-    shownBy: ["meets the %s goal at +%s over the reference, and not a tenth of a point above"],
+    shownBy: ["meets the tool goal at +0.2 over the reference, and not a tenth of a point above"],
     breaks: [edit("bench/targets.ts", "tool: 0.2 }", "tool: 0.25 }")],
   },
 ];
