@@ -20,19 +20,15 @@ declare module "hono" {
  */
 export const IMMUTABLE_PETS_CACHE = true;
 
-/**
- * A page of the listing, its answer's JSON, and the id the page after it starts after, when
- * there is one. A full page is written once, when it is read from D1: its answers from
- * memory cost no serialization.
- */
-type Page = { pets: Pet[]; json: string; nextAfterId?: number };
+/** A page of the listing, and the id the page after it starts after, when there is one. */
+type Page = { pets: Pet[]; nextAfterId?: number };
 type PagePosition = { afterId: number; limit: number; status: PetStatus | undefined };
 /**
  * A full page as cached: its pets themselves, so that a page from memory costs one lookup,
- * not one per pet, and their JSON. They are in `pets` too, for getPet; each share counts
- * them, so the budget holds whichever keeps them longer.
+ * not one per pet. They are in `pets` too, for getPet; each share counts them, so the
+ * budget holds whichever keeps them longer.
  */
-type CachedPage = { pets: Pet[]; json: string };
+type CachedPage = { pets: Pet[] };
 
 const pets = new BoundedCache<number, Pet>({ share: "pets" });
 const fullPages = new BoundedCache<string, CachedPage>({ share: "pages" });
@@ -56,7 +52,7 @@ export const readPet = async (db: RequestDatabase, id: number): Promise<Cached<{
 /** A full page read before. */
 const cachedPage = (key: string): Page | undefined => {
   const page = fullPages.get(key);
-  return page && { pets: page.pets, json: page.json, nextAfterId: page.pets.at(-1)?.id };
+  return page && { pets: page.pets, nextAfterId: page.pets.at(-1)?.id };
 };
 
 /** A page from this isolate when it is a full page read before, else from D1. */
@@ -67,11 +63,10 @@ export const readPage = async (db: RequestDatabase, position: PagePosition): Pro
   if (cached) return { ...cached, fromCache: true };
   // One row more than the page tells whether a next page exists, in the same query.
   const rows = await db.idempotent((session) => listPets(session, { afterId, limit: limit + 1, status }));
-  const pets = rows.slice(0, limit);
-  const page: Page = { pets, json: JSON.stringify(pets) };
-  const last = pets.at(-1);
+  const page: Page = { pets: rows.slice(0, limit) };
+  const last = page.pets.at(-1);
   if (rows.length <= limit || !last) return { ...page, fromCache: false };
-  pets.forEach(cachePet);
-  if (IMMUTABLE_PETS_CACHE) fullPages.set(key, { pets, json: page.json });
+  page.pets.forEach(cachePet);
+  if (IMMUTABLE_PETS_CACHE) fullPages.set(key, { pets: page.pets });
   return { ...page, nextAfterId: last.id, fromCache: false };
 };
