@@ -88,10 +88,6 @@ export const rateLimited = () =>
     "Retry-After": String(RATE_LIMIT_PERIOD_S),
   });
 
-/**
- * Per API key, after authentication, so that one noisy key cannot starve the
- * others. The binding counts in the colo, without a storage round trip.
- */
 let policyOf = { quota: "", policy: "" };
 /** RATE_LIMIT_QUOTA's policy header, or "" for a quota of another shape: worked out once per setting. */
 const policyHeader = (quota = "") => {
@@ -99,6 +95,10 @@ const policyHeader = (quota = "") => {
   return policyOf.policy;
 };
 
+/**
+ * Per API key, after authentication, so that one noisy key cannot starve the
+ * others. The binding counts in the colo, without a storage round trip.
+ */
 export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const policy = policyHeader(c.env.RATE_LIMIT_QUOTA);
   if (policy) c.header(RATE_LIMIT_POLICY_HEADER, policy);

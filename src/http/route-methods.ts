@@ -8,9 +8,8 @@ import type { AppEnv } from "../env";
  * allowed methods (./cors.ts) both read them here.
  */
 export const routeMethods = (app: Hono<AppEnv>) => {
-  let router: TrieRouter<string[]> | undefined;
-  let all: string[] = [];
-  const methodsByPath = () => {
+  let built: { router: TrieRouter<string[]>; all: string[] } | undefined;
+  const build = () => {
     const byPath = new Map<string, Set<string>>();
     for (const { method, path } of app.routes) {
       if (method === "ALL" || method === "HEAD") continue;
@@ -18,20 +17,20 @@ export const routeMethods = (app: Hono<AppEnv>) => {
       for (const added of method === "GET" ? ["GET", "HEAD"] : [method]) methods.add(added);
       byPath.set(path, methods);
     }
-    router = new TrieRouter();
+    const router = new TrieRouter<string[]>();
     for (const [path, methods] of byPath) router.add("ALL", path, [...methods]);
-    all = [...new Set([...byPath.values()].flatMap((methods) => [...methods]))];
-    return router;
+    return { router, all: [...new Set([...byPath.values()].flatMap((methods) => [...methods]))] };
   };
   return {
     /** The methods of the routes at `path`; none for a path that no route declares. */
-    at: (path: string): string[] => [
-      ...new Set((router ?? methodsByPath()).match("ALL", path)[0].flatMap(([methods]) => methods)),
-    ],
+    at: (path: string): string[] => {
+      built ??= build();
+      return [...new Set(built.router.match("ALL", path)[0].flatMap(([methods]) => methods))];
+    },
     /** Every method of the app. */
     all: () => {
-      router ?? methodsByPath();
-      return all;
+      built ??= build();
+      return built.all;
     },
   };
 };

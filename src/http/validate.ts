@@ -69,10 +69,13 @@ export const validate = <Schema extends $ZodType, T extends Target & keyof Valid
   target: T,
   schema: Schema,
 ) => {
-  const validator = zValidator(target, schema, (result) => {
-    if (!result.success) throw invalid(target, result.error.issues as $ZodIssue[], result.data);
-  });
-  if (target === "param") return validateByName("param", schema as unknown as $ZodObject) as typeof validator;
+  const withZod = () =>
+    zValidator(target, schema, (result) => {
+      if (!result.success) throw invalid(target, result.error.issues as $ZodIssue[], result.data);
+    });
+  type Validator = ReturnType<typeof withZod>;
+  if (target === "param") return validateByName("param", schema as unknown as $ZodObject) as unknown as Validator;
+  const validator = withZod();
   if (target !== "query") return validator;
   const onEmpty = verdictOnEmpty(schema);
   const validateQuery: MiddlewareHandler = validator;
@@ -81,7 +84,7 @@ export const validate = <Schema extends $ZodType, T extends Target & keyof Valid
     if (!verdict?.success) return validateQuery(c, next);
     c.req.addValidatedData("query", verdict.data as Record<string, unknown>);
     await next();
-  }) as unknown as typeof validator;
+  }) as unknown as Validator;
 };
 
 /**
