@@ -84,6 +84,8 @@ export default defineConfig(async () => {
                 ],
                 // A second database for test/worker/db/session.test.ts to stand in for a replica that lags.
                 d1Databases: { LAGGING_REPLICA: "lagging-replica" },
+                // The sign-in Worker's own store, for test/worker/mcp/sign-in-faults.test.ts to run that Worker on it, broken.
+                kvNamespaces: { TEST_OAUTH_KV: "oauth-kv" },
                 // Low enough for test/worker/http/rate-limit.test.ts to reach; tests that send many
                 // requests use keys of their own.
                 ratelimits: {

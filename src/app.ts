@@ -31,11 +31,8 @@ app.use("/mcp", mcpCors(mayCallMcp));
 app.use(methodNotAllowed(methods));
 app.route("/v1", documentationRoutes);
 app.use("/mcp", noStore);
-// Agents' tools run as the operations themselves, through this same app (src/mcp/call.ts).
-app.route(
-  "/mcp",
-  mcpRoutes((request, env, context) => app.fetch(request, env, context)),
-);
+// Agents' tools: the same operations as the routes below, behind a door of their own (src/mcp/call.ts).
+app.route("/mcp", mcpRoutes);
 // OAuth for /mcp: its metadata, and the sign-in Worker's paths on this host.
 app.route("/", signInRoutes);
 const routes = app.route(PETS_PATH, petRoutes);

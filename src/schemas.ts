@@ -113,13 +113,21 @@ const integerString = <T extends z.ZodMiniType<number, number>>(rule: string, sc
 export const CURSOR_RULE = "the cursor of a next link from a previous page";
 /** A payload of up to 64 base64url characters, a dot, and a signature of 43 (src/pets/cursor.ts). */
 export const CURSOR_MAX_LENGTH = 64 + 1 + 43;
+const CURSOR_SIGNATURE_LENGTH = 43;
+export const CURSOR_SHAPE = new RegExp(
+  `^[A-Za-z0-9_-]{1,${CURSOR_MAX_LENGTH - 1 - CURSOR_SIGNATURE_LENGTH}}\\.[A-Za-z0-9_-]{${CURSOR_SIGNATURE_LENGTH}}$`,
+);
 export const LIMIT_RULE = `an integer from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}`;
 export const limitSchema = z
   .int(expected(LIMIT_RULE))
   .check(z.gte(LIST_LIMIT.min, expected(LIMIT_RULE)), z.lte(LIST_LIMIT.max, expected(LIMIT_RULE)));
 export const cursorSchema = z
   .string(expected(CURSOR_RULE))
-  .check(z.minLength(1, expected(CURSOR_RULE)), z.maxLength(CURSOR_MAX_LENGTH, expected(CURSOR_RULE)));
+  .check(
+    z.minLength(1, expected(CURSOR_RULE)),
+    z.maxLength(CURSOR_MAX_LENGTH, expected(CURSOR_RULE)),
+    z.regex(CURSOR_SHAPE, expected(CURSOR_RULE)),
+  );
 export const listPetsQuerySchema = z.strictObject({
   limit: z._default(integerString(LIMIT_RULE, limitSchema), LIST_LIMIT.default),
   status: z.optional(petStatusSchema),

@@ -7,7 +7,7 @@ import { gzipSync } from "node:zlib";
  * (wrangler.auth.toml), nearly all of it @cloudflare/workers-oauth-provider, which would
  * have taken the API half again over its budget (docs/architecture.md).
  */
-export const BUNDLE_BUDGETS_KIB = { api: 64, signIn: 40 } as const;
+export const BUNDLE_BUDGETS_KIB = { api: 80, signIn: 40 } as const;
 
 /** The size in KiB of a built Worker, gzipped; throws if it is over `budgetKiB`. */
 export const checkBundleBudget = (bundle: string, budgetKiB: number): number => {

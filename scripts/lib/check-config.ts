@@ -4,7 +4,7 @@
 // docs state (DEPLOYED_LIMITS). A missing one would not fail the deploy; it would switch
 // something off at run time.
 
-import { DEPLOYED_LIMITS } from "../../src/http/rate-limit";
+import { DEPLOYED_LIMITS } from "../../src/lib/limiters";
 import { MIN_SECRET_BYTES } from "../../src/pets/cursor";
 
 /** What src/ reads of its environment. */

@@ -12,7 +12,7 @@ export type MutationGroup = {
 export const MUTATION_GROUPS: Record<string, MutationGroup> = {
   // Keys: their format and checksum, expiry, scopes, the caches and the throttle (docs/keys.md).
   keys: {
-    mutate: ["src/keys/api-key.ts", "src/keys/authenticate.ts", "src/keys/address-group.ts"],
+    mutate: ["src/keys/api-key.ts", "src/keys/verify.ts", "src/keys/authenticate.ts", "src/keys/address-group.ts"],
     // With the KV faults and the memory budget, which the key caches obey, and tokens, which stand for keys.
     command:
       "npx vitest run --project worker test/worker/keys test/worker/faults/faults.test.ts test/worker/faults/memory-budget.test.ts test/worker/mcp/sign-in.test.ts --silent",
@@ -35,25 +35,19 @@ export type Equivalent = { file: string; line: number; replacement: string; why:
 export const EQUIVALENTS: Equivalent[] = [
   {
     file: "src/mcp/arguments.ts",
-    line: 57,
+    line: 55,
     replacement: '"Stryker was here!"',
     why: "a repeated member's path ends in its own name: the fallback is never read",
   },
   {
-    file: "src/mcp/arguments.ts",
-    line: 30,
-    replacement: "{}",
-    why: "the refusal's words come from the argument's own rule (invalid() in src/http/validate.ts), not from zod's error option",
-  },
-  {
     file: "src/mcp/door.ts",
-    line: 36,
+    line: 58,
     replacement: "false",
     why: "without the binding, the call on it throws inside the try that answers 503, as the check does",
   },
   {
     file: "src/mcp/door.ts",
-    line: 45,
+    line: 70,
     replacement: "granted.scope",
     why: "a scope that is neither read nor write is never asked for by any route, so keeping it changes nothing",
   },
@@ -143,14 +137,14 @@ export const EQUIVALENTS: Equivalent[] = [
     why: "one byte value in 249 more for one character: a bias no test could see without millions of keys",
   },
   {
-    file: "src/keys/authenticate.ts",
+    file: "src/keys/verify.ts",
     line: 123,
     replacement: ";",
     why: "a known key is read from knownKeys first, and an unknown entry lives 5 s, never as long as a known one's 60",
   },
   {
-    file: "src/keys/authenticate.ts",
-    line: 174,
+    file: "src/keys/verify.ts",
+    line: 155,
     replacement: "true",
     why: "setting the hash it already holds again changes nothing",
   },

@@ -5,9 +5,9 @@ import type { $ZodType } from "zod/v4/core";
 import { ref } from "../../src/document/common.openapi";
 import { DOCUMENTATION_OPERATIONS } from "../../src/document/routes.openapi";
 import { ERROR_STATUS } from "../../src/http/error-codes";
-import { CURSOR_SHAPE } from "../../src/pets/cursor";
 import { PET_OPERATIONS } from "../../src/pets/routes.openapi";
 import {
+  CURSOR_SHAPE,
   documentWording,
   errorSchema,
   LIST_LIMIT,

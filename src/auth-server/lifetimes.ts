@@ -1,8 +1,8 @@
 // How long what the sign-in Worker issues lives: never longer than the key it was signed in with.
 import { OAuthError } from "@cloudflare/workers-oauth-provider";
-import { hasExpired } from "../keys/api-key";
+import { verifyKeyHash } from "../keys/verify";
 import type { AuthEnv, GrantProps } from "./env";
-import { readKey } from "./key-check";
+import { unavailableError } from "./unavailable";
 
 /** An access token lives 15 minutes: a host refreshes it, and each refresh re-reads the key. */
 export const ACCESS_TOKEN_TTL_S = 900;
@@ -20,13 +20,16 @@ const SHORTEST_TTL_S = 60;
  * tokens at the API's next re-check of the key (within its bound of 60 s).
  */
 export const boundByKey = async ({ env, props, grantType }: { env: AuthEnv; props: GrantProps; grantType: string }) => {
-  const record = await readKey(env, props.keyHash);
   const now = Date.now();
-  if (!record || hasExpired(record, now)) {
+  // The one key check, read afresh; not counted against an address: a grant's key is no guess.
+  const verdict = await verifyKeyHash(env, props.keyHash, now, { fresh: true });
+  if (!verdict.admitted && verdict.refusal === "unavailable") throw unavailableError();
+  if (!verdict.admitted) {
     throw new OAuthError("invalid_grant", {
       description: "The API key this access was granted with is no longer valid.",
     });
   }
+  const record = verdict.key;
   if (record.expiresAt === undefined) return undefined;
   const left = Math.floor((Date.parse(record.expiresAt) - now) / 1000);
   return {

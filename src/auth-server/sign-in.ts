@@ -2,10 +2,13 @@
 // library checks the request (client, exact redirect URI, PKCE S256, resource) and binds the
 // form to the browser that opened it, once; this file shows the page and checks the key.
 import { AuthorizationError, CimdFetchError, type OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
-import { isScope } from "../keys/api-key";
+import { addressOf } from "../keys/address-group";
+import { isScope, SCOPES, type Scope } from "../keys/api-key";
+import { type KeyVerdict, verifyKey } from "../keys/verify";
+import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
 import type { AuthEnv, GrantProps } from "./env";
-import { checkKey } from "./key-check";
 import { PAGE_HEADERS, problemPage, signInPage } from "./sign-in-page";
+import { unavailableAnswer } from "./unavailable";
 
 type OAuthApi = ReturnType<OAuthAuthorizationServer<AuthEnv>["getOAuthApi"]>;
 type AuthRequest = Awaited<ReturnType<OAuthApi["parseAuthRequest"]>>;
@@ -36,8 +39,40 @@ const redirect = (location: string, headers = new Headers()) => {
   return new Response(null, { status: 302, headers });
 };
 
+/** What the page says of a refused verdict, with its status and headers. */
+type Refused = Exclude<Exclude<KeyVerdict, { admitted: true }>["refusal"], "unavailable">;
+const REFUSED: Record<Refused, [number, string, Record<string, string>?]> = {
+  invalid: [401, "That is not a valid API key."],
+  expired: [401, "That API key has expired."],
+  throttled: [
+    429,
+    "Too many sign-ins from this address; try again in a minute.",
+    { "Retry-After": String(RATE_LIMIT_PERIOD_S) },
+  ],
+};
+
+/** The scopes a key grants when asked for `asked` (none asked: what the key may do), or the page's 403 words. */
+const grantedScopes = (own: readonly Scope[], asked: Scope[]): Scope[] | string => {
+  const beyond = asked.filter((scope) => !own.includes(scope));
+  if (beyond.length === 0) return asked.length > 0 ? asked : [...own];
+  const names = beyond.map((scope) => `'${scope}'`).join(" and ");
+  return `That API key does not have the ${names} scope this app asks for; sign in with a key that has it.`;
+};
+
+/** The form's fields, if the request is a form at all. */
+const formOf = async (request: Request) => {
+  const type = request.headers.get("Content-Type")?.split(";")[0]?.trim().toLowerCase();
+  if (type !== "application/x-www-form-urlencoded" && type !== "multipart/form-data") return undefined;
+  try {
+    return await request.formData();
+  } catch {
+    return undefined;
+  }
+};
+
 const submitted = async (oauth: OAuthApi, env: AuthEnv, request: Request) => {
-  const form = await request.formData();
+  const form = await formOf(request);
+  if (!form) return page(problemPage("The sign-in form is sent as a form, from the sign-in page."), 415);
   const field = (name: string) => {
     const value = form.get(name);
     return typeof value === "string" ? value : "";
@@ -48,15 +83,22 @@ const submitted = async (oauth: OAuthApi, env: AuthEnv, request: Request) => {
   }
   // First the form's binding to this browser (it works once), then the key.
   const approved = await oauth.approveConsent(request, field("handle"));
-  const asked = approved.request.scope.filter(isScope);
-  const verdict = await checkKey(env, request, field("key"), asked, Date.now());
-  if (!verdict.admitted) return showPage(oauth, approved.request, verdict.status, verdict.reason, approved.headers);
-  const props: GrantProps = { keyHash: verdict.hash };
+  // The one key check, read afresh, each attempt counted against the address as an unknown key's.
+  const verdict = await verifyKey(env, field("key"), Date.now(), { address: addressOf(request), fresh: true });
+  if (!verdict.admitted) {
+    if (verdict.refusal === "unavailable") return unavailableAnswer("/authorize");
+    const [status, reason, headers] = REFUSED[verdict.refusal];
+    return showPage(oauth, approved.request, status, reason, approved.headers, new Headers(headers));
+  }
+  const { key } = verdict;
+  const scopes = grantedScopes(key.scopes ?? SCOPES, approved.request.scope.filter(isScope));
+  if (typeof scopes === "string") return showPage(oauth, approved.request, 403, scopes, approved.headers);
+  const props: GrantProps = { keyHash: key.hash };
   const { redirectTo } = await oauth.completeAuthorization({
     request: approved.request,
-    userId: verdict.hash,
-    metadata: { label: verdict.record.label },
-    scope: verdict.scopes,
+    userId: key.hash,
+    metadata: { label: key.label },
+    scope: scopes,
     props,
   });
   return redirect(redirectTo, approved.headers);

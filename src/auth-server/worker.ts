@@ -7,9 +7,13 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import { SCOPES } from "../keys/api-key";
+import { logDependencyFault } from "../lib/faults";
 import type { AuthEnv, GrantProps } from "./env";
 import { ACCESS_TOKEN_TTL_S, boundByKey, REFRESH_TOKEN_TTL_S } from "./lifetimes";
 import { signIn } from "./sign-in";
+import { PAGE_HEADERS, problemPage } from "./sign-in-page";
+import { type Faults, guardStores, OverlongInput } from "./stores";
+import { unavailableAnswer } from "./unavailable";
 
 /** One server per origin the API is served at: the issuer and the resource are the API's own host. */
 const servers = new Map<string, OAuthAuthorizationServer<AuthEnv>>();
@@ -35,16 +39,40 @@ const serverFor = (origin: string) => {
   return server;
 };
 
+/** A name the client sent that is longer than any the store can hold: bad input, not a fault. */
+const overlongAnswer = (path: string) => {
+  const message = "A value of the request is longer than any this server issues.";
+  return path === "/authorize"
+    ? new Response(problemPage(message), { status: 400, headers: PAGE_HEADERS })
+    : Response.json({ error: "invalid_request", error_description: message }, { status: 400 });
+};
+
 export default class AuthServer extends WorkerEntrypoint<AuthEnv> {
-  override fetch(request: Request) {
+  /**
+   * Every request runs on its own guarded stores (./stores.ts): a fault of one, whatever the
+   * library made of it, is answered 503 with Retry-After; a name too long to be stored, 400.
+   */
+  override async fetch(request: Request) {
     const url = new URL(request.url);
     const server = serverFor(url.origin);
-    if (url.pathname === "/authorize") return signIn(server.getOAuthApi(this.env), this.env, request);
-    return server.fetch(request, this.env, this.ctx);
+    const faults: Faults = { causes: [] };
+    const env = guardStores(this.env, faults);
+    let answer: Response | undefined;
+    try {
+      if (url.pathname === "/authorize") answer = await signIn(server.getOAuthApi(env), env, request);
+      else answer = await server.fetch(request, env, this.ctx);
+    } catch (error) {
+      if (error instanceof OverlongInput) return overlongAnswer(url.pathname);
+      if (faults.causes.length === 0) throw error;
+    }
+    if (faults.causes.length === 0 && answer) return answer;
+    logDependencyFault({}, "OAUTH_KV", faults.causes.at(-1), "503");
+    return unavailableAnswer(url.pathname);
   }
 
-  /** What the API asks of a bearer token at /mcp: its grant's key and scopes, or null. */
+  /** What the API asks of a bearer token at /mcp: its grant's key and scopes, or null; a store's fault rejects. */
   validateToken(resource: string, token: string) {
-    return serverFor(new URL(resource).origin).validateToken<GrantProps>(resource, token, this.env);
+    const env = guardStores(this.env, { causes: [] });
+    return serverFor(new URL(resource).origin).validateToken<GrantProps>(resource, token, env);
   }
 }

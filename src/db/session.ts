@@ -59,6 +59,9 @@ class RequestSession implements RequestDatabase {
   }
 }
 
+/** A request's session, opened on its first query; from `bookmark` when the client sent one. */
+export const openSession = (d1: D1Database, bookmark?: string): RequestDatabase => new RequestSession(d1, bookmark);
+
 /**
  * Every response carries the session's bookmark (or, when no query ran, the one the client
  * sent), which the header's validation ahead of it has checked.

@@ -3,7 +3,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { ApiError } from "../http/errors";
 import { brownoutAt } from "./brownouts";
-import { countDeprecatedCall } from "./usage";
+import { type CountedCall, countDeprecatedCall } from "./usage";
 
 // Deprecated operations, and the life of each as the service runs it: headers on every
 // answer, the count of who still calls it (src/deprecation/usage.ts), 410 during the
@@ -26,13 +26,14 @@ type Deprecation = {
    */
   successor: { reference: string; advice: string };
   /** The var of wrangler.toml that schedules its brownouts. */
-  brownouts: StringVar;
+  brownouts: keyof BrownoutSettings;
 };
 
-/** The names of wrangler.toml's string vars. */
-type StringVar = {
-  [Name in keyof CloudflareBindings]-?: CloudflareBindings[Name] extends string ? Name : never;
-}[keyof CloudflareBindings];
+/** wrangler.toml's vars that schedule brownouts, one per deprecated operation. */
+type BrownoutSettings = { GET_PET_BROWNOUTS?: string };
+
+/** What a call of a deprecated operation is judged and counted by: its caller, the clock, the settings. */
+type DeprecatedCall = CountedCall & { env: BrownoutSettings };
 
 /** Deprecating another operation: one entry here, and `deprecatedOperation("<its id>")` on its route. */
 export const DEPRECATIONS = {
@@ -81,22 +82,19 @@ export const markDeprecatedOperations = (app: Hono<AppEnv>) => {
 };
 
 /**
- * On a deprecated operation's route, after authentication: 410 from the sunset on, and
- * during a brownout; every call before the sunset is counted for the usage report.
+ * The policy of a deprecated operation, which the operation applies to every call whatever
+ * its door: 410 from the sunset on, and during a brownout; every call before the sunset is
+ * counted for the usage report. Undefined: the call goes on.
  */
-export const deprecatedOperation = (operationId: DeprecatedOperationId) => {
+export const deprecatedCallRefusal = (operationId: DeprecatedOperationId, call: DeprecatedCall) => {
   const deprecation: Deprecation = DEPRECATIONS[operationId];
-  return createMiddleware<AppEnv>(async (c, next) => {
-    const now = Date.now();
-    if (now >= deprecation.sunset) throw new ApiError("gone", removedMessage(deprecation));
-    countDeprecatedCall(c, operationId, now);
-    const brownout = brownoutAt(deprecation.brownouts, c.env[deprecation.brownouts], now);
-    if (brownout) {
-      throw new ApiError(
-        "gone",
-        `${deprecation.operation} is switched off until ${new Date(brownout.end).toISOString()}, a reminder that it will be removed on ${sunsetDay(deprecation)}; ${deprecation.successor.advice}.`,
-      );
-    }
-    await next();
-  });
+  const { now } = call;
+  if (now >= deprecation.sunset) return new ApiError("gone", removedMessage(deprecation));
+  countDeprecatedCall(call, operationId);
+  const brownout = brownoutAt(deprecation.brownouts, call.env[deprecation.brownouts], now);
+  if (!brownout) return undefined;
+  return new ApiError(
+    "gone",
+    `${deprecation.operation} is switched off until ${new Date(brownout.end).toISOString()}, a reminder that it will be removed on ${sunsetDay(deprecation)}; ${deprecation.successor.advice}.`,
+  );
 };

@@ -1,9 +1,7 @@
 import { sql } from "drizzle-orm";
-import type { Context } from "hono";
 import { deleteBelow } from "../db/clean-up";
 import { createDatabase, type Database } from "../db/client";
 import { deprecatedCalls } from "../db/schema";
-import type { AppEnv } from "../env";
 import { CACHE_SHARES, estimateBytes } from "../lib/bounded-cache";
 import { DAY_MS, utcDay } from "../lib/dates";
 import { messagesOf, withDeadline } from "../lib/faults";
@@ -118,9 +116,17 @@ const flush = async (db: Database, delayMs: number) => {
   }
 };
 
-/** Counts one call of `operation` by the request's key; schedules its write after the response. */
-export const countDeprecatedCall = (c: Context<AppEnv>, operation: string, now: number) => {
-  const { hash, label } = c.get("apiKey");
+/** A call to count: its caller's key, the clock, the database, and the work after the answer. */
+export type CountedCall = {
+  caller: { hash: string; label: string };
+  now: number;
+  env: { DB: D1Database };
+  waitUntil: (work: Promise<unknown>) => void;
+};
+
+/** Counts one call of `operation` by its caller's key; schedules its write after the response. */
+export const countDeprecatedCall = ({ caller, now, env, waitUntil }: CountedCall, operation: string) => {
+  const { hash, label } = caller;
   // A record written by hand may lack a label: its row must not fail the batch.
   const keyLabel = typeof label === "string" ? label : "(no label)";
   add(`${hash} ${operation} ${utcDay(now)}`, { keyLabel, calls: 1, lastCallAt: now });
@@ -129,7 +135,7 @@ export const countDeprecatedCall = (c: Context<AppEnv>, operation: string, now: 
   flushScheduledAt = now;
   const sinceLastFlush = Math.max(0, now - lastFlushAt);
   const delayMs = unwritten.size >= ROWS_PER_FLUSH ? 0 : Math.max(0, FLUSH_INTERVAL_MS - sinceLastFlush);
-  c.executionCtx.waitUntil(flush(createDatabase(c.env.DB), delayMs));
+  waitUntil(flush(createDatabase(env.DB), delayMs));
 };
 
 /** The rows of days before the retention, in batches (src/db/clean-up.ts), oldest first. */

@@ -5,10 +5,11 @@ import type { OpenAPIV3_1 } from "openapi-types";
 import { BOOKMARK_HEADER } from "../db/session";
 import { DEPRECATIONS, deprecationHeaders } from "../deprecation/deprecated-operation";
 import { EXPOSED_HEADERS } from "../http/cors";
-import { UNAVAILABLE_RETRY_AFTER_S } from "../http/errors";
-import { RATE_LIMIT_PERIOD_S, RATE_LIMIT_POLICY_HEADER, rateLimitPolicy } from "../http/rate-limit";
+import { UNAVAILABLE_RETRY_AFTER_S } from "../http/error-codes";
+import { RATE_LIMIT_POLICY_HEADER, rateLimitPolicy } from "../http/rate-limit";
 import { REQUEST_ID_MAX_LENGTH, SANE_REQUEST_ID } from "../http/request-log";
 import { BEARER_CHALLENGES, KEY_EXPIRATION_HEADER } from "../keys/authenticate";
+import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
 import {
   BOOKMARK,
   BOOKMARK_LENGTH,

@@ -17,3 +17,6 @@ export const ERROR_STATUS = {
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** How long a client is asked to wait after a 503 (here, apart from Hono, for the sign-in Worker's pages too). */
+export const UNAVAILABLE_RETRY_AFTER_S = 3;

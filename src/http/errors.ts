@@ -4,9 +4,8 @@ import { HTTPException } from "hono/http-exception";
 import { routePath } from "hono/route";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
-import { classifyD1Error, logDependencyFault } from "../lib/faults";
 import type { ErrorBody } from "../schemas";
-import { ERROR_STATUS, type ErrorCode } from "./error-codes";
+import { ERROR_STATUS, type ErrorCode, UNAVAILABLE_RETRY_AFTER_S } from "./error-codes";
 
 declare module "hono" {
   interface ContextVariableMap {
@@ -29,9 +28,6 @@ export class ApiError extends HTTPException {
     this.headers = headers;
   }
 }
-
-/** How long a client is asked to wait after a 503. */
-export const UNAVAILABLE_RETRY_AFTER_S = 3;
 
 /** The 503 of a dependency fault: `what` names the dependency as a client knows it. */
 export const unavailable = (what: string, advice = "") =>
@@ -72,30 +68,14 @@ const faultDetails = (error: Error) => {
 };
 
 /**
- * The 503 of a D1 fault that retries (src/db/session.ts) did not overcome. A plain POST
- * is never retried, as it may have committed before the error reached us.
+ * Hono's own exceptions are mapped onto our codes; anything else is a fault (the operations
+ * answer D1's transient faults themselves: src/pets/operation.ts), logged with the request
+ * id and route, and answered with a body that reveals nothing of it.
  */
-const databaseUnavailable = (c: Context<AppEnv>, error: Error) => {
-  const mayHaveCreated = c.req.method === "POST" && !c.req.header("Idempotency-Key");
-  logDependencyFault(c, "D1", error, mayHaveCreated ? "503, not retried: may have committed" : "503");
-  return unavailable(
-    "The database",
-    mayHaveCreated
-      ? " The pet may have been created: retry with an Idempotency-Key header, so that the retry cannot create it twice."
-      : "",
-  );
-};
-
-/**
- * Hono's own exceptions are mapped onto our codes; D1's transient faults are 503; anything
- * else is a fault, logged with the request id and route, and answered with a body that
- * reveals nothing of it.
- */
-const toApiError = (error: Error, c: Context<AppEnv>): ApiError => {
+export const toApiError = (error: Error, c: Context<AppEnv>): ApiError => {
   if (error instanceof ApiError) return error;
   const code = error instanceof HTTPException ? CODE_BY_STATUS.get(error.status) : undefined;
   if (code && code !== "internal_error") return new ApiError(code, error.message);
-  if (classifyD1Error(error)) return databaseUnavailable(c, error);
   console.error(
     JSON.stringify({
       level: "error",

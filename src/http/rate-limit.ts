@@ -1,79 +1,8 @@
-import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { logDependencyFault, withDeadline } from "../lib/faults";
+import { isWithinLimit, RATE_LIMIT_PERIOD_S } from "../lib/limiters";
 import { ApiError } from "./errors";
-
-/** The `simple.period` of every [[ratelimits]] binding in wrangler.toml. */
-export const RATE_LIMIT_PERIOD_S = 60;
-/**
- * Each limiter's `simple` in a deployed environment, as docs/api.md and docs/keys.md
- * state them: scripts/lib/check-config.ts refuses a wrangler.toml that differs.
- */
-export const DEPLOYED_LIMITS = {
-  RATE_LIMITER: { limit: 600, period: RATE_LIMIT_PERIOD_S },
-  AUTH_FAILURE_LIMITER: { limit: 60, period: RATE_LIMIT_PERIOD_S },
-} as const;
-/** A limiter answers from the colo's memory; one that takes longer than this is failing. */
-const LIMITER_DEADLINE_MS = 1000;
-
-type LimiterName = keyof typeof DEPLOYED_LIMITS;
-
-/** The limiters this isolate has found unbound: a configuration error, logged once each. */
-const unbound = new Set<LimiterName>();
-/** Addresses counted in this isolate while AUTH_FAILURE_LIMITER is unbound; past this many, the count starts again. */
-const FALLBACK_KEYS = 10_000;
-let fallback = { window: -1, counts: new Map<string, number>() };
-
-/**
- * AUTH_FAILURE_LIMITER's count when its binding is missing: in this isolate alone, per
- * key and fixed window, at the deployed limit. The throttle on guessed keys weakens to
- * one isolate's view rather than vanish.
- */
-const countInIsolate = (key: string): boolean => {
-  const window = Math.floor(Date.now() / (RATE_LIMIT_PERIOD_S * 1000));
-  if (window !== fallback.window || fallback.counts.size >= FALLBACK_KEYS) fallback = { window, counts: new Map() };
-  const count = (fallback.counts.get(key) ?? 0) + 1;
-  fallback.counts.set(key, count);
-  return count <= DEPLOYED_LIMITS.AUTH_FAILURE_LIMITER.limit;
-};
-
-/**
- * A limiter missing from the environment: not a fault that passes, a configuration that
- * `npm run check:deploy` refuses to ship (scripts/lib/check-config.ts). Logged at error level
- * once per isolate; RATE_LIMITER then lets requests through uncounted, AUTH_FAILURE_LIMITER
- * counts in the isolate (countInIsolate).
- */
-const withoutBinding = (name: LimiterName, key: string): boolean => {
-  if (!unbound.has(name)) {
-    unbound.add(name);
-    console.error(JSON.stringify({ level: "error", message: "limiter binding missing", dependency: name }));
-  }
-  return name === "AUTH_FAILURE_LIMITER" ? countInIsolate(key) : true;
-};
-
-/**
- * In place of a limiter, for a request already counted: a tool call's operation, whose /mcp
- * request was counted at the door (src/mcp/call.ts). It is not called, so no deadline is set for it.
- */
-export const COUNTED_ALREADY = { limit: async () => ({ success: true }) } satisfies RateLimit;
-
-/**
- * Counts one request against `key`. A limiter that throws or hangs fails open: the
- * request goes on, and the fault is logged. A limiter protects the service from
- * excess; it is no reason to refuse clients while it is down itself.
- */
-export const isWithinLimit = async (c: Context<AppEnv>, name: LimiterName, key: string): Promise<boolean> => {
-  if (c.env[name] === COUNTED_ALREADY) return true;
-  if (typeof c.env[name]?.limit !== "function") return withoutBinding(name, key);
-  try {
-    const { success } = await withDeadline(c.env[name].limit({ key }), LIMITER_DEADLINE_MS, name);
-    return success;
-  } catch (error) {
-    logDependencyFault(c, name, error, "failed open: not counted");
-    return true;
-  }
-};
+import { faultContext } from "./request-log";
 
 /** The IETF httpapi draft's header of the policy a key's answers are under (draft-ietf-httpapi-ratelimit-headers). */
 export const RATE_LIMIT_POLICY_HEADER = "RateLimit-Policy";
@@ -102,6 +31,6 @@ const policyHeader = (quota = "") => {
 export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const policy = policyHeader(c.env.RATE_LIMIT_QUOTA);
   if (policy) c.header(RATE_LIMIT_POLICY_HEADER, policy);
-  if (!(await isWithinLimit(c, "RATE_LIMITER", c.get("apiKey").hash))) throw rateLimited();
+  if (!(await isWithinLimit(c.env, "RATE_LIMITER", c.get("apiKey").hash, faultContext(c)))) throw rateLimited();
   await next();
 });

@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { routePath } from "hono/route";
 import type { AppEnv } from "../env";
@@ -5,6 +6,12 @@ import type { AppEnv } from "../env";
 declare module "hono" {
   interface ContextVariableMap {
     requestId: string;
+    /**
+     * Set by a door whose HTTP status is not its operation's (one that answers an operation's
+     * refusal inside a 200): the operation's status, for the line's `status` (the HTTP one goes
+     * to `httpStatus`), and the fields that name what was called.
+     */
+    operationOutcome: { status: number; fields: Record<string, string> };
   }
 }
 
@@ -12,6 +19,12 @@ declare module "hono" {
 // ours can be joined; anything else is replaced rather than echoed into our logs.
 export const REQUEST_ID_MAX_LENGTH = 128;
 export const SANE_REQUEST_ID = new RegExp(`^[\\w.:=+-]{1,${REQUEST_ID_MAX_LENGTH}}$`);
+
+/** What a fault line names of the request (src/lib/faults.ts): its id, and D1's retries so far. */
+export const faultContext = (c: Context<AppEnv>) => ({
+  requestId: c.get("requestId"),
+  d1Retries: c.get("db")?.retries,
+});
 
 /**
  * Outermost middleware: gives every request an id, returns it in X-Request-Id and,
@@ -32,19 +45,17 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   // Absent when the request never opened a D1 session (a cache hit, or refused before).
   const db = c.get("db");
   const d1 = db?.usage.roundTrips ? db.usage : undefined;
-  // A tool call's line carries its operation's status, as an HTTP caller's does; the /mcp
-  // answer's own (200) is httpStatus (src/mcp/call.ts).
-  const toolStatus = c.get("mcpToolStatus");
+  const outcome = c.get("operationOutcome");
   console.log(
     JSON.stringify({
       level: "info",
       requestId,
       method: c.req.method,
       route: routePath(c, -1),
-      tool: c.get("mcpTool"),
+      ...outcome?.fields,
       path: c.req.path,
-      status: toolStatus ?? c.res.status,
-      httpStatus: toolStatus === undefined ? undefined : c.res.status,
+      status: outcome?.status ?? c.res.status,
+      httpStatus: outcome && c.res.status,
       durationMs: Date.now() - started,
       key: c.get("apiKey")?.label,
       errorCode: c.get("errorCode"),

@@ -1,10 +1,5 @@
-import { HonoBase } from "hono/hono-base";
-import { RegExpRouter } from "hono/router/reg-exp-router";
+import { Hono } from "hono";
 import type { AppEnv } from "../env";
 
-/**
- * A Hono app on RegExpRouter, for the app and each part it mounts: the router that Hono's
- * default (SmartRouter) settles on for these routes, without bundling the others it would
- * try first (about 1 KiB of the gzip Worker).
- */
-export const newApp = () => new HonoBase<AppEnv>({ router: new RegExpRouter() });
+/** A Hono app, for the app and each part it mounts: Hono's own, with its default router. */
+export const newApp = () => new Hono<AppEnv>();

@@ -64,6 +64,9 @@ const CHECKSUM_CHARACTERS = 6; // 62^6 > 2^32: a CRC32 fits.
 export const API_KEY_PATTERN = /^ps_(live|test)_[0-9A-Za-z]{43}(?:[0-9A-Za-z]{6})?$/;
 const CHECKSUMMED_LENGTH = PREFIX.live.length + RANDOM_CHARACTERS + CHECKSUM_CHARACTERS;
 
+/** Whether a bearer credential is meant as one of our keys (by its prefix, which is ours), rather than an access token. */
+export const isApiKeyCredential = (token: string) => token.startsWith(PREFIX.live) || token.startsWith(PREFIX.test);
+
 let crcTable: Uint32Array | undefined;
 /** CRC-32 (IEEE 802.3, as zlib computes it) of an ASCII text. */
 const crc32 = (text: string): number => {

@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import { createDatabase } from "../db/client";
 import { apiKeyLastUsed } from "../db/schema";
 import type { AppEnv } from "../env";
+import { faultContext } from "../http/request-log";
 import { BoundedCache } from "../lib/bounded-cache";
 import { DAY_MS, utcDay } from "../lib/dates";
 import { logDependencyFault, withDeadline } from "../lib/faults";
@@ -36,7 +37,7 @@ export const recordKeyUse = (c: Context<AppEnv>, hash: string, now: number) => {
     withDeadline(write, WRITE_DEADLINE_MS, "D1").catch((error) => {
       recordedDay.delete(hash);
       pausedUntil = Date.now() + PAUSE_AFTER_FAILURE_MS;
-      logDependencyFault(c, "D1", error, "the key's last use was not recorded; retried after a pause");
+      logDependencyFault(faultContext(c), "D1", error, "the key's last use was not recorded; retried after a pause");
     }),
   );
 };

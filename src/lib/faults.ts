@@ -1,6 +1,3 @@
-import type { Context } from "hono";
-import type { AppEnv } from "../env";
-
 // Faults of D1, KV and the rate limiters, which the platform documents as transient:
 // D1's are told apart by their messages, and the retryable ones retried; calls that
 // may hang get a deadline. src/http/errors.ts answers what is left with 503 and Retry-After
@@ -84,21 +81,29 @@ export const withDeadline = <T>(promise: Promise<T>, ms: number, what: string): 
     promise.then(resolve, reject).finally(() => clearTimeout(timer));
   });
 
-export type Dependency = "D1" | "KV" | "RATE_LIMITER" | "AUTH_FAILURE_LIMITER" | "AUTH";
+export type Dependency = "D1" | "KV" | "RATE_LIMITER" | "AUTH_FAILURE_LIMITER" | "AUTH" | "OAUTH_KV";
+
+/** What a fault line says of the request it happened in, where there is one. */
+export type FaultContext = { requestId?: string; d1Retries?: number };
 
 /**
  * One warn line per fault of a dependency: which one, what it said (D1's and KV's messages
  * carry no bound values or keys) and what the client got.
  */
-export const logDependencyFault = (c: Context<AppEnv>, dependency: Dependency, error: unknown, outcome: string) => {
+export const logDependencyFault = (
+  { requestId, d1Retries }: FaultContext,
+  dependency: Dependency,
+  error: unknown,
+  outcome: string,
+) => {
   console.warn(
     JSON.stringify({
       level: "warn",
-      requestId: c.get("requestId"),
+      requestId,
       message: "dependency fault",
       dependency,
       cause: messagesOf(error).at(-1) ?? String(error),
-      d1Retries: c.get("db")?.retries,
+      d1Retries,
       outcome,
     }),
   );

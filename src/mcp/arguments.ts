@@ -8,12 +8,11 @@ import { safeParse } from "zod/v4/core";
 import { ApiError, excerpt } from "../http/errors";
 import { fieldOf, type JsonProblem, MAX_JSON_DEPTH } from "../http/json-ambiguity";
 import { invalid } from "../http/validate";
-import { CURSOR_SHAPE } from "../pets/cursor";
 import {
-  CURSOR_RULE,
   cursorSchema,
   idempotencyKeySchema,
   idSchema,
+  LIST_LIMIT,
   limitSchema,
   type NewPet,
   newPetSchema,
@@ -24,10 +23,9 @@ import type { ToolName } from "./tools";
 
 const ARGUMENTS = {
   list_pets: z.strictObject({
-    limit: z.optional(limitSchema),
+    limit: z._default(limitSchema, LIST_LIMIT.default),
     status: z.optional(petStatusSchema),
-    // The shape its operation checks after validation: here, so that the error names the argument.
-    cursor: z.optional(cursorSchema.check(z.regex(CURSOR_SHAPE, { error: `must be ${CURSOR_RULE}` }))),
+    cursor: z.optional(cursorSchema),
   }),
   create_pet: z.strictObject({ ...newPetSchema.def.shape, idempotencyKey: z.optional(idempotencyKeySchema) }),
   get_pet: z.strictObject({ petId: idSchema }),
@@ -35,7 +33,7 @@ const ARGUMENTS = {
 
 /** Each tool's arguments, once checked. */
 export type ToolArguments = {
-  list_pets: { limit?: number; status?: PetStatus; cursor?: string };
+  list_pets: { limit: number; status?: PetStatus; cursor?: string };
   create_pet: NewPet & { idempotencyKey?: string };
   get_pet: { petId: number };
 };

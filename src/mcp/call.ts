@@ -1,58 +1,44 @@
-// A tool call, run as the HTTP operation it stands for, through the whole app, as the caller
-// admitted at /mcp's door: the same scope, validation, idempotency, deprecation and brownouts. Its arguments are
-// checked first (./arguments.ts), and its request is built from the checked values alone.
-// The /mcp request was counted against the key's limit at the door (./routes.ts), so the
-// operation does not count it again; the access line is the /mcp request's, which names
-// the tool and carries the operation's status and error code, so the inner request writes none.
+// A tool call: the MCP door of an operation. Its arguments are checked by the same zod rules
+// as the HTTP door's input (./arguments.ts), then the operation itself runs (src/pets/), as the
+// caller admitted at /mcp's door, on the count and the access line of the /mcp request: the
+// same scope, idempotency, cursor, deprecation and brownouts as over HTTP, from the same code.
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
-import type { ErrorCode } from "../http/error-codes";
-import type { ApiError } from "../http/errors";
-import { COUNTED_ALREADY } from "../http/rate-limit";
-import type { AdmittedAtTheDoor } from "../keys/authenticate";
-import type { ErrorBody } from "../schemas";
+import { type ApiError, toApiError } from "../http/errors";
+import { createPet } from "../pets/create-pet";
+import { operationContext } from "../pets/door";
+import { getPet } from "../pets/get-pet";
+import { listPets } from "../pets/list-pets";
+import { type Operation, scopeRefusal } from "../pets/operation";
 import { checkArguments, type ToolArguments } from "./arguments";
 import { GET_PET_DEPRECATION, type ToolName } from "./tools";
 
-declare module "hono" {
-  interface ContextVariableMap {
-    /** The tool a /mcp request called, for its access line. */
-    mcpTool: ToolName;
-    /** The HTTP status its operation answered (or that its refused arguments stand for), for the access line. */
-    mcpToolStatus: number;
-  }
-}
-
-/** The app itself, as src/app.ts hands it over: mcp/ does not import it, which would tie a circle. */
-export type ApiFetch = (
-  request: Request,
-  env: CloudflareBindings,
-  context: Context<AppEnv>["executionCtx"],
-) => Response | Promise<Response>;
-
-/** The operation's request for checked arguments: every value in it is one its schema allowed. */
-const requestFor = <Name extends ToolName>(name: Name, args: ToolArguments[Name], origin: string) => {
-  const headers = new Headers();
-  if (name === "create_pet") {
-    const { idempotencyKey, ...pet } = args as ToolArguments["create_pet"];
-    headers.set("Content-Type", "application/json");
-    if (idempotencyKey !== undefined) headers.set("Idempotency-Key", idempotencyKey);
-    return new Request(`${origin}/v1/pets`, { method: "POST", headers, body: JSON.stringify(pet) });
-  }
-  if (name === "get_pet")
-    return new Request(`${origin}/v1/pets/${(args as ToolArguments["get_pet"]).petId}`, { headers });
-  const { limit, status, cursor } = args as ToolArguments["list_pets"];
-  const query = new URLSearchParams();
-  if (limit !== undefined) query.set("limit", String(limit));
-  if (status !== undefined) query.set("status", status);
-  if (cursor !== undefined) query.set("cursor", cursor);
-  return new Request(`${origin}/v1/pets${query.size > 0 ? `?${query}` : ""}`, { headers });
+/** Each tool's operation, its input from the checked arguments, and its value as the tool's result. */
+type Binding<Name extends ToolName, Input, Value> = {
+  operation: Operation<Input, Value>;
+  input: (args: ToolArguments[Name]) => Input;
+  result: (value: Value) => Record<string, unknown>;
 };
-
-/** The cursor of the answer's next link, if it has one. */
-const nextCursor = (response: Response) => {
-  const target = /^<([^>]*)>/.exec(response.headers.get("Link") ?? "")?.[1];
-  return target ? (new URLSearchParams(target.slice(target.indexOf("?") + 1)).get("cursor") ?? undefined) : undefined;
+const bind =
+  <Name extends ToolName>() =>
+  <Input, Value>(binding: Binding<Name, Input, Value>) =>
+    binding;
+const BINDINGS = {
+  list_pets: bind<"list_pets">()({
+    operation: listPets,
+    input: (args: ToolArguments["list_pets"]) => args,
+    result: ({ pets, nextCursor }) => ({ pets, ...(nextCursor !== undefined && { nextCursor }) }),
+  }),
+  create_pet: bind<"create_pet">()({
+    operation: createPet,
+    input: ({ idempotencyKey, ...pet }: ToolArguments["create_pet"]) => ({ pet, idempotencyKey }),
+    result: ({ pet }) => pet,
+  }),
+  get_pet: bind<"get_pet">()({
+    operation: getPet,
+    input: (args: ToolArguments["get_pet"]) => args,
+    result: ({ pet }) => pet,
+  }),
 };
 
 /** What every get_pet result says of its end: a text line, and _meta.deprecation. */
@@ -69,46 +55,58 @@ const deprecationOf = (name: ToolName) =>
       }
     : { notice: [], meta: {} };
 
-/** An error as the tool's result: isError with the Error body (and retryAfter, in seconds, where one was given). */
-const errorResult = (c: Context<AppEnv>, name: ToolName, body: ErrorBody, retryAfter?: number) => {
-  c.set("mcpTool", name);
-  c.set("mcpToolStatus", body.status);
-  c.set("errorCode", body.code as ErrorCode);
-  const { notice, meta } = deprecationOf(name);
-  const error = { ...body, ...(retryAfter !== undefined && { retryAfter }) };
-  return { content: [{ type: "text", text: JSON.stringify(error) }, ...notice], isError: true, ...meta };
-};
-
-/** An ApiError of this door (refused arguments, the key's limit) as the tool's result. */
-export const refusedCall = (c: Context<AppEnv>, name: ToolName, error: ApiError) => {
-  const retryAfter = Number(error.headers["Retry-After"] ?? Number.NaN);
-  const body = { code: error.code, message: error.message, status: error.status };
-  return errorResult(c, name, body, Number.isInteger(retryAfter) ? retryAfter : undefined);
-};
+/** The access line of the /mcp request names the tool and carries its operation's status (src/http/request-log.ts). */
+const logCall = (c: Context<AppEnv>, name: ToolName, status: number) =>
+  c.set("operationOutcome", { status, fields: { tool: name } });
 
 /**
- * The tool's result: its value as structuredContent with a text rendering; or, for an error
- * of the API, isError with the Error body, for the agent to act on. get_pet's results all
- * say when it ends and what replaces it.
+ * A refusal as the tool's result: isError with the Error body, for the agent to act on, and
+ * retryAfter (in seconds) where the refusal says when to come back.
  */
-export const callTool = async (c: Context<AppEnv>, fetchApi: ApiFetch, name: ToolName, args: unknown) => {
+export const refusedCall = (c: Context<AppEnv>, name: ToolName, error: ApiError) => {
+  logCall(c, name, error.status);
+  c.set("errorCode", error.code);
+  const retryAfter = Number(error.headers["Retry-After"] ?? Number.NaN);
+  const body = {
+    code: error.code,
+    message: error.message,
+    status: error.status,
+    ...(Number.isInteger(retryAfter) && { retryAfter }),
+  };
+  const { notice, meta } = deprecationOf(name);
+  return { content: [{ type: "text", text: JSON.stringify(body) }, ...notice], isError: true, ...meta };
+};
+
+/** Runs a bound operation on checked arguments: its value, or its refusal. */
+const runBound = <Name extends ToolName, Input, Value>(
+  c: Context<AppEnv>,
+  binding: Binding<Name, Input, Value>,
+  args: ToolArguments[Name],
+) =>
+  binding.operation
+    .run(operationContext(c), binding.input(args))
+    .then((outcome) => (outcome instanceof Error ? outcome : binding.result(outcome)));
+
+/**
+ * The tool's result: its operation's value as structuredContent with a text rendering; or,
+ * for a refusal (the key's scope first, then the arguments, then the operation's own), isError
+ * with the Error body. A fault of the operation is answered as the HTTP door answers it, as
+ * internal_error. get_pet's results all say when it ends and what replaces it.
+ */
+export const callTool = async (c: Context<AppEnv>, name: ToolName, args: unknown) => {
+  const binding = BINDINGS[name] as Binding<ToolName, unknown, unknown>;
+  const refused = scopeRefusal(c.get("apiKey"), binding.operation.scope);
+  if (refused) return refusedCall(c, name, refused);
   const checked = checkArguments(name, args);
   if (checked instanceof Error) return refusedCall(c, name, checked);
-  const request = requestFor(name, checked, new URL(c.req.url).origin);
-  // ACCESS_LOG off: this request's line is the /mcp request's own. The caller is the one
-  // admitted at the door, key or access token, not admitted again.
-  const admitted: AdmittedAtTheDoor = { ADMITTED_CALLER: c.get("apiKey") };
-  const env = { ...c.env, ...admitted, ACCESS_LOG: "off", RATE_LIMITER: COUNTED_ALREADY };
-  const response = await fetchApi(request, env, c.executionCtx);
-  const body: unknown = await response.json();
-  if (!response.ok) {
-    const retryAfter = Number(response.headers.get("Retry-After") ?? Number.NaN);
-    return errorResult(c, name, body as ErrorBody, Number.isInteger(retryAfter) ? retryAfter : undefined);
+  let value: Record<string, unknown> | ApiError;
+  try {
+    value = await runBound(c, binding, checked);
+  } catch (error) {
+    value = toApiError(error instanceof Error ? error : new Error(String(error)), c);
   }
-  c.set("mcpTool", name);
-  c.set("mcpToolStatus", response.status);
-  const cursor = name === "list_pets" ? nextCursor(response) : undefined;
-  const value = name === "list_pets" ? { pets: body, ...(cursor && { nextCursor: cursor }) } : body;
+  if (value instanceof Error) return refusedCall(c, name, value);
+  logCall(c, name, name === "create_pet" ? 201 : 200);
   const { notice, meta } = deprecationOf(name);
   return { content: [{ type: "text", text: JSON.stringify(value) }, ...notice], structuredContent: value, ...meta };
 };

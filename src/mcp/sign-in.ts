@@ -4,6 +4,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { unavailable } from "../http/errors";
+import { faultContext } from "../http/request-log";
 import { newApp } from "../http/router";
 import { SCOPES } from "../keys/api-key";
 import { logDependencyFault } from "../lib/faults";
@@ -35,6 +36,8 @@ const protectedResourceMetadata = (c: Context<AppEnv>) => {
   const { origin } = new URL(c.req.url);
   const body = {
     resource: `${origin}/mcp`,
+    resource_name: "Petstore API (MCP)",
+    resource_documentation: `${origin}/v1/docs`,
     authorization_servers: [origin],
     scopes_supported: [...SCOPES],
     bearer_methods_supported: ["header"],
@@ -52,7 +55,7 @@ const toSignInWorker = async (c: Context<AppEnv>) => {
     const response = await service.fetch(c.req.raw);
     return new Response(response.body, response);
   } catch (error) {
-    logDependencyFault(c, "AUTH", error, "503");
+    logDependencyFault(faultContext(c), "AUTH", error, "503");
     throw unavailable("Signing in");
   }
 };

@@ -1,6 +1,6 @@
 import { ApiError } from "../http/errors";
 import { BoundedCache } from "../lib/bounded-cache";
-import { CURSOR_MAX_LENGTH, type PetStatus } from "../schemas";
+import { CURSOR_SHAPE, type PetStatus } from "../schemas";
 
 // A pagination cursor is opaque to clients: the last id of the page it follows and
 // the status filter it belongs to, signed with HMAC-SHA-256 so that a cursor that
@@ -96,13 +96,10 @@ const previousSecret = (secrets: CursorSecrets): string | undefined => {
   return undefined;
 };
 
-const SIGNATURE_LENGTH = 43;
-export const CURSOR_SHAPE = new RegExp(
-  `^[A-Za-z0-9_-]{1,${CURSOR_MAX_LENGTH - 1 - SIGNATURE_LENGTH}}\\.[A-Za-z0-9_-]{${SIGNATURE_LENGTH}}$`,
-);
 const PAYLOAD_SHAPE = /^1\.([1-9][0-9]{0,15})\.([a-z]*)$/;
 
-const invalidCursor = (reason: string) => new ApiError("invalid_request", `Query parameter 'cursor' ${reason}.`);
+// Worded for any door: a query parameter at /v1, a tool's argument at /mcp, each named cursor.
+const invalidCursor = (reason: string) => new ApiError("invalid_request", `The value of 'cursor' ${reason}.`);
 
 /** The id a page starts after, for a cursor that this service signed for the same filter. */
 export const readCursor = async (

@@ -6,10 +6,10 @@
 import { DEPRECATIONS, deprecationHeaders, removedMessage } from "../deprecation/deprecated-operation";
 import { errorExample, json, type OperationSpec, parameters, ref } from "../document/common.openapi";
 import type { ResponseHeader } from "../document/headers.openapi";
-import { UNAVAILABLE_RETRY_AFTER_S } from "../http/errors";
+import { UNAVAILABLE_RETRY_AFTER_S } from "../http/error-codes";
 import { MAX_BODY_BYTES } from "../http/json-body";
-import { RATE_LIMIT_PERIOD_S } from "../http/rate-limit";
 import type { Scope } from "../keys/api-key";
+import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
 import {
   CURSOR_RULE,
   documentWording,

@@ -1,12 +1,11 @@
+// The HTTP door of the three operations: each route checks the wire (query, path, headers,
+// body) with the zod schemas, calls its operation, and writes its value as HTTP says it.
 import { withSession } from "../db/session";
-import { deprecatedOperation } from "../deprecation/deprecated-operation";
-import { ApiError } from "../http/errors";
 import { jsonBody } from "../http/json-body";
 import { rateLimit } from "../http/rate-limit";
 import { newApp } from "../http/router";
 import { validate, validateOptional } from "../http/validate";
-import { callerId } from "../keys/api-key";
-import { requireApiKey, requireScope } from "../keys/authenticate";
+import { requireApiKey } from "../keys/authenticate";
 import {
   createPetHeadersSchema,
   listPetsQuerySchema,
@@ -15,9 +14,10 @@ import {
   petParamsSchema,
   sessionHeadersSchema,
 } from "../schemas";
-import { cachePet, readPage, readPet } from "./cache";
-import { readCursor, writeCursor } from "./cursor";
-import { insertPet, insertPetOnce } from "./queries";
+import { createPet } from "./create-pet";
+import { allowedBy, operationContext, valueOrRefusal } from "./door";
+import { getPet } from "./get-pet";
+import { listPets } from "./list-pets";
 
 /** Where the pet routes are mounted (src/app.ts): the listing, and each pet under it. */
 export const PETS_PATH = "/v1/pets";
@@ -39,45 +39,26 @@ const nextLink = (query: Record<string, string | undefined>) => {
 const locationOf = (id: number) => `pets/${id}`;
 
 export const petRoutes = newApp()
-  .use(requireApiKey, rateLimit, requireScope, validateOptional("header", sessionHeadersSchema), withSession)
-  .get("/", validate("query", listPetsQuerySchema), async (c) => {
-    const { limit, status, cursor } = c.req.valid("query");
-    const afterId = cursor === undefined ? 0 : await readCursor(c.env, cursor, status);
-    const page = await readPage(c.get("db"), { afterId, limit, status });
+  .use(requireApiKey, rateLimit, validateOptional("header", sessionHeadersSchema), withSession)
+  .get("/", allowedBy(listPets), validate("query", listPetsQuerySchema), async (c) => {
+    const query = c.req.valid("query");
+    const page = valueOrRefusal(await listPets.run(operationContext(c), query));
     c.set("isolateCache", page.fromCache ? "hit" : "miss");
-    if (page.nextAfterId !== undefined) {
-      const cursor = await writeCursor(c.env, { afterId: page.nextAfterId, status });
-      c.header("Link", nextLink({ limit: String(limit), status, cursor }));
+    if (page.nextCursor !== undefined) {
+      c.header("Link", nextLink({ limit: String(query.limit), status: query.status, cursor: page.nextCursor }));
     }
     return c.json(page.pets, 200);
   })
   .post(
     "/",
+    allowedBy(createPet),
     validateOptional("query", noQuerySchema),
     jsonBody,
     validateOptional("header", createPetHeadersSchema),
     validate("json", newPetSchema),
     async (c) => {
-      const newPet = c.req.valid("json");
-      const idempotencyKey = c.req.valid("header")["idempotency-key"];
-      if (idempotencyKey === undefined) {
-        const pet = await c.get("db").once((db) => insertPet(db, newPet));
-        cachePet(pet);
-        return c.json(pet, 201, { Location: locationOf(pet.id) });
-      }
-      const apiKey = c.get("apiKey");
-      const { pet, replayed, sameRequest } = await insertPetOnce(c.get("db"), newPet, {
-        apiKeyHash: callerId(apiKey, apiKey.hash),
-        idempotencyKey,
-        now: Date.now(),
-      });
-      if (!sameRequest) {
-        throw new ApiError(
-          "idempotency_key_reused",
-          "This Idempotency-Key was already used with a different request body; use a new key for a new pet.",
-        );
-      }
-      cachePet(pet);
+      const input = { pet: c.req.valid("json"), idempotencyKey: c.req.valid("header")["idempotency-key"] };
+      const { pet, replayed } = valueOrRefusal(await createPet.run(operationContext(c), input));
       return c.json(pet, 201, {
         Location: locationOf(pet.id),
         ...(replayed && { "Idempotent-Replayed": "true" }),
@@ -86,14 +67,12 @@ export const petRoutes = newApp()
   )
   .get(
     "/:petId",
-    deprecatedOperation("getPet"),
+    allowedBy(getPet),
     validateOptional("query", noQuerySchema),
     validate("param", petParamsSchema),
     async (c) => {
-      const { petId } = c.req.valid("param");
-      const { pet, fromCache } = await readPet(c.get("db"), petId);
+      const { pet, fromCache } = valueOrRefusal(await getPet.run(operationContext(c), c.req.valid("param")));
       c.set("isolateCache", fromCache ? "hit" : "miss");
-      if (!pet) throw new ApiError("not_found", `No pet has the id ${petId}.`);
       return c.json(pet, 200);
     },
   );

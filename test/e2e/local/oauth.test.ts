@@ -105,6 +105,8 @@ describe("a host that speaks only OAuth", () => {
     expect(resource.headers.get("Access-Control-Allow-Origin")).toBe("*");
     expect(await resource.json()).toEqual({
       resource: `${api.origin}/mcp`,
+      resource_name: "Petstore API (MCP)",
+      resource_documentation: `${api.origin}/v1/docs`,
       authorization_servers: [api.origin],
       scopes_supported: ["read", "write"],
       bearer_methods_supported: ["header"],

@@ -71,7 +71,6 @@ describe("the access log", () => {
       durationMs: expect.any(Number),
       key: "observed team",
       errorCode: "not_found",
-      isolateCache: "miss",
       d1RoundTrips: 1,
       d1RowsRead: expect.any(Number),
       d1RowsWritten: 0,

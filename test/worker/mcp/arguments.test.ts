@@ -101,11 +101,12 @@ describe("a tool's arguments", () => {
 describe("the arguments' words", () => {
   it("take each tool's arguments as its operation does, get_pet's petId too", () => {
     expect(checkArguments("get_pet", { petId: 3 })).toEqual({ petId: 3 });
-    expect(checkArguments("list_pets", {})).toEqual({});
+    // limit's default, as the query's: the operation is handed the same input from either door.
+    expect(checkArguments("list_pets", {})).toEqual({ limit: 20 });
   });
 
   it("say what a cursor must be", () => {
-    const refused = checkArguments("list_pets", { cursor: "abc" });
+    const refused = checkArguments("list_pets", { cursor: "" });
     expect(refused).toBeInstanceOf(ApiError);
     expect((refused as ApiError).message).toBe(
       "Argument 'cursor' must be the cursor of a next link from a previous page.",

@@ -176,7 +176,7 @@ describe("an access token at /mcp", () => {
           // The throttle's 429 is not a 401: it tells no one to sign in.
           expect(response.headers.get("WWW-Authenticate")).toBeNull();
           const { message } = await expectError(response, 429, "rate_limited");
-          expect(message).toBe("Too many requests with unknown API keys from this address; retry in 60 seconds.");
+          expect(message).toBe("Too many requests with unknown access tokens from this address; retry in 60 seconds.");
           expect(response.headers.get("Retry-After")).toBe("60");
         }
       }

@@ -5,6 +5,20 @@ import { type Citation, edit } from "./citation";
 export const ARCHITECTURE: Citation[] = [
   {
     page: "docs/architecture.md",
+    test: "test/worker/pets/doors.test.ts",
+    claim: "shows the same refusal from both doors",
+    shownBy: ["of the scope: a read-only key may not create, and nothing is stored"],
+    breaks: [edit("src/pets/operation.ts", "if (refused) return refused;", "if (refused && false) return refused;")],
+  },
+  {
+    page: "docs/architecture.md",
+    test: "test/worker/mcp/sign-in-faults.test.ts",
+    claim: "never a 500",
+    shownBy: ["rejects validateToken when OAUTH_KV throws, for the API to answer 503"],
+    breaks: [edit("src/auth-server/stores.ts", "faults.causes.push(error);", "")],
+  },
+  {
+    page: "docs/architecture.md",
     test: "test/node/document/docs-prose.test.ts",
     claim: "fails when a folder is missing here",
     shownBy: ["names every folder of the code, and only those"],
@@ -30,9 +44,9 @@ export const ARCHITECTURE: Citation[] = [
     shownBy: ["that hangs is given up after a second, and fails open"],
     breaks: [
       edit(
-        "src/http/rate-limit.ts",
-        "withDeadline(c.env[name].limit({ key }), LIMITER_DEADLINE_MS, name)",
-        "c.env[name].limit({ key })",
+        "src/lib/limiters.ts",
+        "withDeadline(limiter.limit({ key }), LIMITER_DEADLINE_MS, name)",
+        "limiter.limit({ key })",
       ),
     ],
   },
@@ -41,13 +55,7 @@ export const ARCHITECTURE: Citation[] = [
     test: "test/e2e/local/outages.test.ts",
     claim: "checks that the service recovers by itself",
     shownBy: ["keeps a key verified lately working, answers 503 (not 401) for any other, and recovers by itself"],
-    breaks: [
-      edit(
-        "src/keys/authenticate.ts",
-        'if (!lastVerified) throw unavailable("The API key store");',
-        'if (!lastVerified) throw new ApiError("unauthorized", "The API key is not valid.");',
-      ),
-    ],
+    breaks: [edit("src/keys/verify.ts", 'return lastVerified ?? "unavailable";', 'return lastVerified ?? "unknown";')],
   },
   {
     page: "docs/architecture.md",
@@ -84,7 +92,7 @@ export const ARCHITECTURE: Citation[] = [
       "AUTH_FAILURE_LIMITER: unknown keys are counted in the isolate, 429 past the deployed limit; logged once",
     ],
     breaks: [
-      edit("src/http/rate-limit.ts", "return count <= DEPLOYED_LIMITS.AUTH_FAILURE_LIMITER.limit;", "return true;"),
+      edit("src/lib/limiters.ts", "return count <= DEPLOYED_LIMITS.AUTH_FAILURE_LIMITER.limit;", "return true;"),
     ],
   },
   {
@@ -108,8 +116,8 @@ export const ARCHITECTURE: Citation[] = [
     breaks: [
       edit(
         "src/pets/routes.ts",
-        "export const petRoutes = new Hono<AppEnv>()",
-        'export const petRoutes = new Hono<AppEnv>()\n  .delete("/v1/pets/:petId", (c) => c.body(null, 204))',
+        "export const petRoutes = newApp()",
+        'export const petRoutes = newApp()\n  .delete("/:petId", (c) => c.body(null, 204))',
       ),
     ],
   },
@@ -147,8 +155,8 @@ export const ARCHITECTURE: Citation[] = [
     breaks: [
       edit(
         "src/db/session.ts",
-        "createSessionDatabase(c.env.DB, bookmark, usage)",
-        "createSessionDatabase(c.env.DB, undefined, usage)",
+        "createSessionDatabase(this.d1, this.bookmark, this.usage)",
+        "createSessionDatabase(this.d1, undefined, this.usage)",
       ),
     ],
   },

@@ -30,8 +30,8 @@ export const KEYS: Citation[] = [
     breaks: [
       edit(
         "src/keys/authenticate.ts",
-        "c.header(KEY_EXPIRATION_HEADER, new Date(record.expiresAt).toUTCString())",
-        "c.header(KEY_EXPIRATION_HEADER, record.expiresAt)",
+        "c.header(KEY_EXPIRATION_HEADER, new Date(key.expiresAt).toUTCString())",
+        "c.header(KEY_EXPIRATION_HEADER, key.expiresAt)",
       ),
     ],
   },
@@ -42,7 +42,7 @@ export const KEYS: Citation[] = [
     shownBy: ["keeps a key this isolate verified within 10 minutes working, and no longer"],
     breaks: [
       edit(
-        "src/keys/authenticate.ts",
+        "src/keys/verify.ts",
         "export const KV_FAULT_GRACE_MS = 10 * 60_000;",
         "export const KV_FAULT_GRACE_MS = 20 * 60_000;",
       ),
@@ -111,9 +111,9 @@ export const KEYS: Citation[] = [
     ],
     breaks: [
       edit(
-        "src/keys/authenticate.ts",
-        'if (!(await isWithinLimit(c, "AUTH_FAILURE_LIMITER", clientAddress(c)))) {',
-        'if (!(await isWithinLimit(c, "AUTH_FAILURE_LIMITER", crypto.randomUUID()))) {',
+        "src/keys/verify.ts",
+        'isWithinLimit(stores, "AUTH_FAILURE_LIMITER", asker.address, asker)',
+        'isWithinLimit(stores, "AUTH_FAILURE_LIMITER", crypto.randomUUID(), asker)',
       ),
     ],
   },
@@ -122,7 +122,7 @@ export const KEYS: Citation[] = [
     test: "test/worker/keys/key-policy.test.ts",
     claim: "an expiry instant is still checked on every request, during an outage too",
     shownBy: ["is not extended while KV fails, though a key verified lately is served from the cache then"],
-    breaks: [edit("src/keys/authenticate.ts", "if (hasExpired(record, now))", "if (false && hasExpired(record, now))")],
+    breaks: [edit("src/keys/verify.ts", "if (hasExpired(found, now))", "if (false && hasExpired(found, now))")],
   },
   {
     page: "docs/keys.md",

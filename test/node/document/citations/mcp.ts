@@ -9,7 +9,7 @@ export const MCP: Citation[] = [
     shownBy: [
       "lists the tools, pages through the pets, creates one once for a repeated key, and is told get_pet is deprecated",
     ],
-    breaks: [edit("src/mcp/call.ts", "if (idempotencyKey !== undefined) headers.set", "if (false) headers.set")],
+    breaks: [edit("src/mcp/call.ts", "({ pet, idempotencyKey })", "({ pet, idempotencyKey: undefined })")],
   },
   {
     page: "docs/mcp.md",
@@ -40,7 +40,7 @@ export const MCP: Citation[] = [
     test: "test/e2e/local/mcp.test.ts",
     claim: "runs an agent's session",
     shownBy: ["hits the key's rate limit with its tool calls, and is told when to come back"],
-    breaks: [edit("src/mcp/call.ts", "...(retryAfter !== undefined && { retryAfter })", "")],
+    breaks: [edit("src/mcp/call.ts", "...(Number.isInteger(retryAfter) && { retryAfter }),", "")],
   },
   {
     page: "docs/mcp.md",
@@ -100,7 +100,7 @@ export const MCP: Citation[] = [
     breaks: [
       edit(
         "src/mcp/door.ts",
-        'await (token.includes(":") ? admitToken(c, token) : admitApiKey(c, token));',
+        "await (isApiKeyCredential(token) ? admitApiKey(c, token) : admitToken(c, token));",
         "await admitApiKey(c, token);",
       ),
     ],
@@ -117,13 +117,13 @@ export const MCP: Citation[] = [
       "refuses a form posted without the cookie of the browser that opened it (cross-site forgery)",
     ],
     breaks: [
-      edit("src/auth-server/key-check.ts", "if (beyond.length > 0) {", "if (false) {"),
+      edit("src/auth-server/sign-in.ts", "if (beyond.length === 0)", "if (true)"),
       edit(
         "src/auth-server/sign-in.ts",
         "if (error instanceof AuthorizationError) return page(problemPage(error.description), 400);",
         'if (error instanceof AuthorizationError) return redirect("https://attacker.example/cb");',
       ),
-      edit("src/mcp/door.ts", "if (!granted) return refuseToken(c);", "if (!granted) return;"),
+      edit("src/mcp/door.ts", "if (!granted) throw unknownToken();", "if (!granted) return;"),
     ],
   },
   {
@@ -134,8 +134,8 @@ export const MCP: Citation[] = [
     breaks: [
       edit(
         "src/mcp/door.ts",
-        '    logDependencyFault(c, "AUTH", error, "503");\n    throw unavailable("Signing in");',
-        '    logDependencyFault(c, "AUTH", error, "503");\n    return refuseToken(c);',
+        '    logDependencyFault(asker, "AUTH", error, "503");\n    throw unavailable("Signing in");',
+        '    logDependencyFault(asker, "AUTH", error, "503");\n    throw unknownToken();',
       ),
     ],
   },

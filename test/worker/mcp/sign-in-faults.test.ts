@@ -1,0 +1,220 @@
+import { createExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { AuthEnv } from "../../../src/auth-server/env";
+import AuthServer from "../../../src/auth-server/worker";
+import { BASE_URL, createApiKey } from "../../helpers/index";
+
+// The sign-in Worker (src/auth-server/) run here on the suite's stores, each of which can be
+// made to throw or hang: every fault of a store it depends on is 503 with Retry-After, within
+// the 3 s deadline; every odd input is a 4xx; nothing it receives is a 5xx.
+
+/** docs/architecture.md: a store that has not answered within 3 s is failing. */
+const DEADLINE_MS = 3000;
+const REDIRECT_URI = "http://127.0.0.1:9/callback";
+const OVERLONG = "x".repeat(600);
+
+const healthy: AuthEnv = {
+  OAUTH_KV: (env as Cloudflare.Env & { TEST_OAUTH_KV: KVNamespace }).TEST_OAUTH_KV,
+  API_KEYS: env.API_KEYS,
+  AUTH_FAILURE_LIMITER: env.AUTH_FAILURE_LIMITER,
+};
+
+type Breakage = "throws" | "hangs";
+/** `kv`, whose every call throws or hangs; `called` says when one was made. */
+const broken = (kv: KVNamespace, how: Breakage, called: () => void): KVNamespace =>
+  new Proxy(kv, {
+    get(target, property) {
+      const value = Reflect.get(target, property) as unknown;
+      if (typeof value !== "function") return value;
+      return () => {
+        called();
+        return how === "throws" ? Promise.reject(new Error("KV is down")) : new Promise(() => {});
+      };
+    },
+  });
+
+const worker = (bindings: AuthEnv) => new AuthServer(createExecutionContext(), bindings);
+
+const form = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  new Request(`${BASE_URL}${path}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": "198.18.7.7", ...headers },
+    body: new URLSearchParams(fields),
+  });
+
+let clientId: string;
+let authorizeQuery: string;
+let key: string;
+beforeAll(async () => {
+  key = await createApiKey("signs in while stores fail");
+  const registered = await worker(healthy).fetch(
+    new Request(`${BASE_URL}/oauth/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        client_name: "Faults host",
+        redirect_uris: [REDIRECT_URI],
+        token_endpoint_auth_method: "none",
+      }),
+    }),
+  );
+  clientId = ((await registered.json()) as { client_id: string }).client_id;
+  authorizeQuery = new URLSearchParams({
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+    code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+    code_challenge_method: "S256",
+    scope: "read",
+    resource: `${BASE_URL}/mcp`,
+  }).toString();
+});
+afterEach(() => vi.useRealTimers());
+
+/** The sign-in page's form, opened on healthy stores: its handle and cookie, for a POST. */
+const openedForm = async () => {
+  const page = await worker(healthy).fetch(new Request(`${BASE_URL}/authorize?${authorizeQuery}`));
+  const handle = /name="handle" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
+  const cookie = page.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+  return { handle, cookie };
+};
+
+/** Each request of the sign-in that reads a store, and the stores it reads. */
+const REQUESTS: [string, ("OAUTH_KV" | "API_KEYS")[], () => Promise<Request>][] = [
+  ["the page (GET /authorize)", ["OAUTH_KV"], async () => new Request(`${BASE_URL}/authorize?${authorizeQuery}`)],
+  [
+    "the form (POST /authorize)",
+    ["OAUTH_KV", "API_KEYS"],
+    async () => {
+      const { handle, cookie } = await openedForm();
+      return form("/authorize", { handle, key, decision: "allow" }, { Cookie: cookie });
+    },
+  ],
+  [
+    "a registration (POST /oauth/register)",
+    ["OAUTH_KV"],
+    async () =>
+      new Request(`${BASE_URL}/oauth/register`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({
+          client_name: "Another",
+          redirect_uris: [REDIRECT_URI],
+          token_endpoint_auth_method: "none",
+        }),
+      }),
+  ],
+  [
+    "a code exchange (POST /oauth/token)",
+    ["OAUTH_KV"],
+    async () =>
+      form("/oauth/token", {
+        grant_type: "authorization_code",
+        code: "a:b:c",
+        redirect_uri: REDIRECT_URI,
+        client_id: clientId,
+        code_verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
+      }),
+  ],
+];
+
+const expectUnavailable = async (response: Response) => {
+  expect(response.status).toBe(503);
+  expect(response.headers.get("Retry-After")).toBe("3");
+  expect(await response.text()).toContain("Signing in is unavailable for a moment; try again in 3 seconds.");
+};
+
+describe("the sign-in Worker, while a store it depends on fails", () => {
+  for (const [what, stores, request] of REQUESTS) {
+    for (const store of stores) {
+      it(`answers ${what} 503 with Retry-After when ${store} throws`, async () => {
+        const faulty = { ...healthy, [store]: broken(healthy[store], "throws", () => {}) };
+        await expectUnavailable(await worker(faulty).fetch(await request()));
+      });
+
+      it(`answers ${what} 503 with Retry-After when ${store} hangs, at the ${DEADLINE_MS} ms deadline and not before`, async () => {
+        const sent = await request();
+        let calls = 0;
+        const faulty = { ...healthy, [store]: broken(healthy[store], "hangs", () => calls++) };
+        vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+        let answer: Response | undefined;
+        const answering = worker(faulty)
+          .fetch(sent)
+          .then((response) => {
+            answer = response;
+          });
+        while (calls === 0) await scheduler.wait(1);
+        await vi.advanceTimersByTimeAsync(DEADLINE_MS - 1);
+        expect(answer).toBeUndefined();
+        await vi.advanceTimersByTimeAsync(1);
+        await answering;
+        await expectUnavailable(answer ?? expect.unreachable());
+      });
+    }
+  }
+
+  it("rejects validateToken when OAUTH_KV throws, for the API to answer 503", async () => {
+    const faulty = { ...healthy, OAUTH_KV: broken(healthy.OAUTH_KV, "throws", () => {}) };
+    const token = `${"a".repeat(64)}:${"b".repeat(16)}:${"c".repeat(32)}`;
+    await expect(worker(faulty).validateToken(`${BASE_URL}/mcp`, token)).rejects.toThrow();
+  });
+});
+
+describe("the sign-in Worker, given odd input", () => {
+  it.each([
+    [
+      "a JSON POST to /authorize",
+      () =>
+        new Request(`${BASE_URL}/authorize`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: "{}",
+        }),
+      415,
+    ],
+    [
+      "a client id longer than KV's names",
+      () => new Request(`${BASE_URL}/authorize?${authorizeQuery.replace(clientId, OVERLONG)}`),
+      400,
+    ],
+    [
+      "a code longer than KV's names",
+      () =>
+        form("/oauth/token", {
+          grant_type: "authorization_code",
+          code: `${OVERLONG}:${OVERLONG}:x`,
+          redirect_uri: REDIRECT_URI,
+          client_id: clientId,
+          code_verifier: "v".repeat(43),
+        }),
+      400,
+    ],
+    [
+      "a refresh token longer than KV's names",
+      () =>
+        form("/oauth/token", {
+          grant_type: "refresh_token",
+          refresh_token: `${OVERLONG}:${OVERLONG}:x`,
+          client_id: clientId,
+        }),
+      400,
+    ],
+    [
+      "a client id longer than KV's names at the token endpoint",
+      () => form("/oauth/token", { grant_type: "refresh_token", refresh_token: "a:b:c", client_id: OVERLONG }),
+      401,
+    ],
+  ])("answers %s with a 4xx, never a 5xx", async (_, request, status) => {
+    const response = await worker(healthy).fetch(request());
+    expect(response.status).toBe(status);
+  });
+
+  it("knows no access token longer than KV's names, without a fault", async () => {
+    await expect(worker(healthy).validateToken(`${BASE_URL}/mcp`, `${OVERLONG}:${OVERLONG}:x`)).resolves.toBeNull();
+  });
+});
