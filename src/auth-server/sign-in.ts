@@ -2,7 +2,6 @@
 // library checks the request (client, exact redirect URI, PKCE S256, resource) and binds the
 // form to the browser that opened it, once; this file shows the page and checks the key.
 import { AuthorizationError, CimdFetchError, type OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
-import { addressOf } from "../keys/address-group";
 import { isScope, SCOPES, type Scope } from "../keys/api-key";
 import { type KeyVerdict, verifyKey } from "../keys/verify";
 import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
@@ -84,7 +83,7 @@ const submitted = async (oauth: OAuthApi, env: AuthEnv, request: Request) => {
   // First the form's binding to this browser (it works once), then the key.
   const approved = await oauth.approveConsent(request, field("handle"));
   // The one key check, read afresh, each attempt counted against the address as an unknown key's.
-  const verdict = await verifyKey(env, field("key"), Date.now(), { address: addressOf(request), fresh: true });
+  const verdict = await verifyKey(env, field("key"), Date.now(), { from: request, fresh: true });
   if (!verdict.admitted) {
     if (verdict.refusal === "unavailable") return unavailableAnswer("/authorize");
     const [status, reason, headers] = REFUSED[verdict.refusal];

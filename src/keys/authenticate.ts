@@ -4,9 +4,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { ApiError, excerpt, unavailable } from "../http/errors";
-import { faultContext } from "../http/request-log";
 import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
-import { addressOf } from "./address-group";
 import { hasScope, type Scope } from "./api-key";
 import { recordKeyUse } from "./last-used";
 import { type AdmittedKey, type Asker, type KeyVerdict, verifyKey } from "./verify";
@@ -67,8 +65,8 @@ export const refusal = (verdict: Exclude<KeyVerdict, { admitted: true }>, refusa
   return new ApiError("unauthorized", refusals.invalid, { "WWW-Authenticate": refusals.challenge });
 };
 
-/** Who the request's client is, for the key check: its address group and its request id. */
-export const askerOf = (c: Context<AppEnv>): Asker => ({ ...faultContext(c), address: addressOf(c.req.raw) });
+/** Who asks the key check: the request (its client's address, read if an attempt is counted) and its id. */
+export const askerOf = (c: Context<AppEnv>): Asker => ({ requestId: c.get("requestId"), from: c.req.raw });
 
 /**
  * Admits the caller of an admitting verdict, or throws its refusal. `grantedScopes`, an

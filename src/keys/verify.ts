@@ -7,6 +7,7 @@
 import { BoundedCache } from "../lib/bounded-cache";
 import { type FaultContext, logDependencyFault, withDeadline } from "../lib/faults";
 import { isWithinLimit, type Limiters } from "../lib/limiters";
+import { addressOf } from "./address-group";
 import {
   type ApiKeyRecord,
   hasExpired,
@@ -23,12 +24,12 @@ export type AdmittedKey = ApiKeyRecord & { hash: string };
 export type KeyStores = { API_KEYS: KVNamespace } & Limiters;
 
 /**
- * Who asks. `address`: the client's address group, which every attempt with a key this
+ * Who asks. `from`: the client's request, whose address group every attempt with a key this
  * isolate does not know to be valid counts against (absent for the key of a grant, which
- * no one guesses). `fresh`: read the record afresh, as a sign-in and a refresh do, so that a
+ * no one guesses; read only when an attempt is counted). `fresh`: read the record afresh, as a sign-in and a refresh do, so that a
  * revoked key is refused at once (no isolate cache, no KV edge cache, no grace on a fault).
  */
-export type Asker = FaultContext & { address?: string; fresh?: boolean };
+export type Asker = FaultContext & { from?: Request; fresh?: boolean };
 
 export type KeyVerdict =
   | { admitted: true; key: AdmittedKey }
@@ -76,9 +77,9 @@ export const rememberVerified = (kind: "key" | "token", credential: string, keyH
  * AUTH_FAILURE_LIMITER's allowance and costs at most that many reads per period.
  */
 export const mayTryUnknown = (stores: Limiters, asker: Asker) =>
-  asker.address === undefined
+  asker.from === undefined
     ? Promise.resolve(true)
-    : isWithinLimit(stores, "AUTH_FAILURE_LIMITER", asker.address, asker);
+    : isWithinLimit(stores, "AUTH_FAILURE_LIMITER", addressOf(asker.from), asker);
 
 type Found = AdmittedKey | "unknown" | "throttled" | "unavailable";
 

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AuthEnv } from "../../../src/auth-server/env";
 import AuthServer from "../../../src/auth-server/worker";
-import { BASE_URL, createApiKey } from "../../helpers/index";
+import { BASE_URL, createApiKey, faultLogLines } from "../../helpers/index";
 
 // The sign-in Worker (src/auth-server/) run here on the suite's stores, each of which can be
 // made to throw or hang: every fault of a store it depends on is 503 with Retry-After, within
@@ -11,6 +11,8 @@ import { BASE_URL, createApiKey } from "../../helpers/index";
 
 /** docs/architecture.md: a store that has not answered within 3 s is failing. */
 const DEADLINE_MS = 3000;
+/** docs/architecture.md: a limiter that takes over 1 s fails open. */
+const LIMITER_DEADLINE_MS = 1000;
 const REDIRECT_URI = "http://127.0.0.1:9/callback";
 const OVERLONG = "x".repeat(600);
 
@@ -157,6 +159,40 @@ describe("the sign-in Worker, while a store it depends on fails", () => {
       });
     }
   }
+
+  it.each(["throws", "hangs"] as const)(
+    `signs in all the same when AUTH_FAILURE_LIMITER %s: it fails open, after ${LIMITER_DEADLINE_MS} ms at most`,
+    async (how) => {
+      const { handle, cookie } = await openedForm();
+      let calls = 0;
+      const limiter: RateLimit = {
+        limit: () => {
+          calls++;
+          return how === "throws" ? Promise.reject(new Error("limiter is down")) : new Promise(() => {});
+        },
+      };
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+      let answer: Response | undefined;
+      const lines = await faultLogLines(async () => {
+        const answering = worker({ ...healthy, AUTH_FAILURE_LIMITER: limiter })
+          .fetch(form("/authorize", { handle, key, decision: "allow" }, { Cookie: cookie }))
+          .then((response) => {
+            answer = response;
+          });
+        while (calls === 0) await scheduler.wait(1);
+        if (how === "hangs") {
+          await vi.advanceTimersByTimeAsync(LIMITER_DEADLINE_MS - 1);
+          expect(answer).toBeUndefined();
+          await vi.advanceTimersByTimeAsync(1);
+        }
+        vi.useRealTimers();
+        await answering;
+      });
+      expect(lines).toMatchObject([{ dependency: "AUTH_FAILURE_LIMITER", outcome: "failed open: not counted" }]);
+      expect(answer?.status).toBe(302);
+      expect(new URL(answer?.headers.get("Location") ?? "").searchParams.get("code")).toBeTruthy();
+    },
+  );
 
   it("rejects validateToken when OAUTH_KV throws, for the API to answer 503", async () => {
     const faulty = { ...healthy, OAUTH_KV: broken(healthy.OAUTH_KV, "throws", () => {}) };

@@ -112,7 +112,7 @@ export const KEYS: Citation[] = [
     breaks: [
       edit(
         "src/keys/verify.ts",
-        'isWithinLimit(stores, "AUTH_FAILURE_LIMITER", asker.address, asker)',
+        'isWithinLimit(stores, "AUTH_FAILURE_LIMITER", addressOf(asker.from), asker)',
         'isWithinLimit(stores, "AUTH_FAILURE_LIMITER", crypto.randomUUID(), asker)',
       ),
     ],
