@@ -1,13 +1,13 @@
 import { markDeprecatedOperations } from "./deprecation/deprecated-operation";
 import { documentationRoutes } from "./document/routes";
-import { apiCors, DOCUMENT_PATH, documentCors, mcpCors } from "./http/cors";
+import { apiCors, DOCUMENT_PATH, documentCors } from "./http/cors";
 import { handleError, handleNotFound } from "./http/errors";
 import { methodNotAllowed } from "./http/method-not-allowed";
 import { noStore } from "./http/no-store";
 import { requestLog } from "./http/request-log";
 import { routeMethods } from "./http/route-methods";
 import { newApp } from "./http/router";
-import { mayCallMcp, mcpRoutes } from "./mcp/routes";
+import { mcpCors, mcpRoutes } from "./mcp/routes";
 import { signInRoutes } from "./mcp/sign-in";
 import { PETS_PATH, petRoutes } from "./pets/routes";
 
@@ -27,7 +27,7 @@ markDeprecatedOperations(app);
 // Before the 405 handling (a preflight is an OPTIONS) and before authentication.
 app.use("/v1/*", apiCors(methods));
 app.use(DOCUMENT_PATH, documentCors);
-app.use("/mcp", mcpCors(mayCallMcp));
+app.use("/mcp", mcpCors);
 app.use(methodNotAllowed(methods));
 app.route("/v1", documentationRoutes);
 app.use("/mcp", noStore);

@@ -114,21 +114,8 @@ const onRealPreflight = (cors: ReturnType<typeof corsMiddleware>) =>
     return cors(c, next);
   });
 
-/**
- * CORS for /mcp, agreeing with its Origin guard (src/mcp/routes.ts): a page of an origin
- * that may call it gets the headers, and its preflight the methods and request headers
- * an MCP client sends; any other origin gets none, and its request the 403.
- */
-export const mcpCors = (mayCall: (origin: string, c: Context<AppEnv>) => boolean) =>
-  onRealPreflight(
-    corsMiddleware({
-      origin: (origin, c) => (origin && mayCall(origin, c) ? origin : null),
-      varyOrigin: true,
-      allowMethods: () => ["POST"],
-      allowHeaders: ["Authorization", "Content-Type", "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name", "X-Request-Id"],
-      exposeHeaders: ["X-Request-Id", "Retry-After", "WWW-Authenticate"],
-    }),
-  );
+/** CORS on `options` for a path of another concern's (the MCP endpoint's), a real preflight answered as the API's are. */
+export const corsFor = (options: CorsOptions) => onRealPreflight(corsMiddleware(options));
 
 export const DOCUMENT_PATH = "/v1/openapi.json";
 

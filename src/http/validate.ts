@@ -5,7 +5,7 @@ import { type $ZodIssue, type $ZodObject, type $ZodType, type input, type output
 import type { AppEnv } from "../env";
 import { ApiError, excerpt } from "./errors";
 
-/** What a schema validates: a part of an HTTP request, or an MCP tool's arguments (src/mcp/call.ts). */
+/** What a schema validates: a part of an HTTP request, or the arguments of a call that names them so. */
 type Target = "json" | "query" | "param" | "header" | "arguments";
 
 const FIELD_LABEL: Record<Target, string> = {

@@ -7,7 +7,7 @@
 import { createMiddleware } from "hono/factory";
 import { openSession } from "../db/session";
 import type { AppEnv } from "../env";
-import { allowOrigin } from "../http/cors";
+import { allowOrigin, corsFor } from "../http/cors";
 import { ApiError, excerpt } from "../http/errors";
 import { findJsonProblem } from "../http/json-ambiguity";
 import { readJsonText } from "../http/json-body";
@@ -35,6 +35,19 @@ export const mayCallMcp = (origin: string, c: Parameters<typeof allowOrigin>[1])
   const own = new URL(c.req.url);
   return allowOrigin(origin, c) === origin || (origin === own.origin && LOOPBACK_HOSTS.has(own.hostname));
 };
+
+/**
+ * CORS for /mcp, agreeing with its Origin guard below: a page of an origin that may call it
+ * gets the headers, and its preflight the methods and request headers an MCP client sends;
+ * any other origin gets none, and its request the 403.
+ */
+export const mcpCors = corsFor({
+  origin: (origin, c) => (origin && mayCallMcp(origin, c) ? origin : null),
+  varyOrigin: true,
+  allowMethods: () => ["POST"],
+  allowHeaders: ["Authorization", "Content-Type", "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name", "X-Request-Id"],
+  exposeHeaders: ["X-Request-Id", "Retry-After", "WWW-Authenticate"],
+});
 
 const checkOrigin = createMiddleware<AppEnv>(async (c, next) => {
   const origin = c.req.header("Origin");
