@@ -46,7 +46,9 @@ export const findJsonProblem = (text: string): JsonProblem | undefined => {
       let end = index + 1;
       while (end < text.length && text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
       if (expectingName && frame?.names) {
-        const name: string = JSON.parse(text.slice(index, end + 1));
+        // Most names have no escape: read as they stand, rather than parsed.
+        const raw = text.slice(index + 1, end);
+        const name: string = raw.includes("\\") ? JSON.parse(`"${raw}"`) : raw;
         frame.at = name;
         if (frame.names.has(name)) return { kind: "repeated", path: path() };
         frame.names.add(name);
@@ -56,7 +58,10 @@ export const findJsonProblem = (text: string): JsonProblem | undefined => {
     } else if (character === "-" || (character >= "0" && character <= "9")) {
       NUMBER.lastIndex = index;
       const [token = "", whole = "", fraction, exponent] = NUMBER.exec(text) ?? [];
-      if (roundsToInteger(token, whole, fraction, exponent)) return { kind: "inexact", path: path(), token };
+      // Digits alone are the integer they spell: only a fraction or an exponent can round.
+      if ((fraction !== undefined || exponent !== undefined) && roundsToInteger(token, whole, fraction, exponent)) {
+        return { kind: "inexact", path: path(), token };
+      }
       index += token.length - 1;
     } else if (character === "{" || character === "[") {
       if (open.length === MAX_JSON_DEPTH) return { kind: "deep", path: path() };
