@@ -2,7 +2,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AuthEnv } from "../../../src/auth-server/env";
-import AuthServer from "../../../src/auth-server/worker";
+import type AuthServer from "../../../src/auth-server/worker";
 import { BASE_URL, createApiKey, faultLogLines } from "../../helpers/index";
 
 // The sign-in Worker (src/auth-server/) run here on the suite's stores, each of which can be
@@ -36,7 +36,31 @@ const broken = (kv: KVNamespace, how: Breakage, called: () => void): KVNamespace
     },
   });
 
-const worker = (bindings: AuthEnv) => new AuthServer(createExecutionContext(), bindings);
+let SignInWorker: typeof AuthServer;
+const worker = (bindings: AuthEnv) => new SignInWorker(createExecutionContext(), bindings);
+
+/**
+ * Runs `run` and returns what the sign-in Worker and its library wrote to the console
+ * meanwhile, each line as written: a test asserts the lines it provokes instead of printing them.
+ */
+const consoleOf = async (run: () => Promise<void>) => {
+  const lines: string[] = [];
+  const capture = (...words: unknown[]) => {
+    lines.push(words.map(String).join(" "));
+  };
+  const spies = (["log", "warn", "error"] as const).map((level) =>
+    vi.spyOn(console, level).mockImplementation(capture),
+  );
+  try {
+    await run();
+    return lines;
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+};
+/** The fault line of `store`, as the sign-in Worker (OAUTH_KV) or the key check (API_KEYS, as KV) writes it. */
+const faultLine = (store: "OAUTH_KV" | "API_KEYS") =>
+  expect.stringContaining(`"dependency":"${store === "API_KEYS" ? "KV" : store}"`);
 
 const form = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
   new Request(`${BASE_URL}${path}`, {
@@ -51,17 +75,23 @@ let authorizeQuery: string;
 let key: string;
 beforeAll(async () => {
   key = await createApiKey("signs in while stores fail");
-  const registered = await worker(healthy).fetch(
-    new Request(`${BASE_URL}/oauth/register`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({
-        client_name: "Faults host",
-        redirect_uris: [REDIRECT_URI],
-        token_endpoint_auth_method: "none",
+  let registered = new Response();
+  // The library says, as it loads, that it fetches no metadata document here (the suite's
+  // Worker lacks the flag that lets it), and the sign-in Worker is loaded with it.
+  await consoleOf(async () => {
+    SignInWorker = (await import("../../../src/auth-server/worker")).default;
+    registered = await worker(healthy).fetch(
+      new Request(`${BASE_URL}/oauth/register`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({
+          client_name: "Faults host",
+          redirect_uris: [REDIRECT_URI],
+          token_endpoint_auth_method: "none",
+        }),
       }),
-    }),
-  );
+    );
+  });
   clientId = ((await registered.json()) as { client_id: string }).client_id;
   authorizeQuery = new URLSearchParams({
     response_type: "code",
@@ -136,7 +166,13 @@ describe("the sign-in Worker, while a store it depends on fails", () => {
     for (const store of stores) {
       it(`answers ${what} 503 with Retry-After when ${store} throws`, async () => {
         const faulty = { ...healthy, [store]: broken(healthy[store], "throws", () => {}) };
-        await expectUnavailable(await worker(faulty).fetch(await request()));
+        const sent = await request();
+        let answer = new Response();
+        const lines = await consoleOf(async () => {
+          answer = await worker(faulty).fetch(sent);
+        });
+        await expectUnavailable(answer);
+        expect(lines).toEqual([faultLine(store)]);
       });
 
       it(`answers ${what} 503 with Retry-After when ${store} hangs, at the ${DEADLINE_MS} ms deadline and not before`, async () => {
@@ -145,17 +181,20 @@ describe("the sign-in Worker, while a store it depends on fails", () => {
         const faulty = { ...healthy, [store]: broken(healthy[store], "hangs", () => calls++) };
         vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
         let answer: Response | undefined;
-        const answering = worker(faulty)
-          .fetch(sent)
-          .then((response) => {
-            answer = response;
-          });
-        while (calls === 0) await scheduler.wait(1);
-        await vi.advanceTimersByTimeAsync(DEADLINE_MS - 1);
-        expect(answer).toBeUndefined();
-        await vi.advanceTimersByTimeAsync(1);
-        await answering;
+        const lines = await consoleOf(async () => {
+          const answering = worker(faulty)
+            .fetch(sent)
+            .then((response) => {
+              answer = response;
+            });
+          while (calls === 0) await scheduler.wait(1);
+          await vi.advanceTimersByTimeAsync(DEADLINE_MS - 1);
+          expect(answer).toBeUndefined();
+          await vi.advanceTimersByTimeAsync(1);
+          await answering;
+        });
         await expectUnavailable(answer ?? expect.unreachable());
+        expect(lines).toEqual([faultLine(store)]);
       });
     }
   }
@@ -246,7 +285,11 @@ describe("the sign-in Worker, given odd input", () => {
       401,
     ],
   ])("answers %s with a 4xx, never a 5xx", async (_, request, status) => {
-    const response = await worker(healthy).fetch(request());
+    let response = new Response();
+    // The library says why it refused, on the console: not a fault of ours.
+    await consoleOf(async () => {
+      response = await worker(healthy).fetch(request());
+    });
     expect(response.status).toBe(status);
   });
 
