@@ -139,4 +139,17 @@ export const MCP: Citation[] = [
       ),
     ],
   },
+  {
+    page: "docs/mcp.md",
+    test: "test/worker/mcp/token-count.test.ts",
+    claim: "counted and refused without being looked up",
+    shownBy: ["is counted and refused unasked when longer than 256 characters, and asked about at 256"],
+    breaks: [
+      edit(
+        "src/mcp/door.ts",
+        "export const MAX_ACCESS_TOKEN_LENGTH = 256;",
+        "export const MAX_ACCESS_TOKEN_LENGTH = 512;",
+      ),
+    ],
+  },
 ];
