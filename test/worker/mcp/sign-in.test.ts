@@ -188,14 +188,20 @@ describe("an access token at /mcp", () => {
   it("gets 503 with Retry-After, never 401, while the sign-in Worker throws or hangs; a key carries on", async () => {
     const key = await createApiKey("through a sign-in outage");
     const token = await accessTokenFor(key);
+    // The fault lines are asserted below, not printed.
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const failing = { ...env, AUTH: { ...env.AUTH, validateToken: () => Promise.reject(new Error("AUTH is down")) } };
     const refused = await listPets(token, failing as unknown as Cloudflare.Env);
     await expectError(refused, 503, "unavailable");
     expect(refused.headers.get("Retry-After")).toBe("3");
     expect((await listPets(key, failing as unknown as Cloudflare.Env)).status).toBe(200);
 
+    expect(JSON.parse(String(warn.mock.calls.at(-1)?.[0]))).toMatchObject({
+      dependency: "AUTH",
+      cause: "AUTH is down",
+    });
+
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    const warn = vi.spyOn(console, "warn");
     const hanging = { ...env, AUTH: { ...env.AUTH, validateToken: () => new Promise(() => {}) } };
     const answer = listPets(token, hanging as unknown as Cloudflare.Env);
     let answered = false;
