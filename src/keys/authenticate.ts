@@ -37,7 +37,7 @@ export type Refusals = {
   /** RFC 6750's challenge to an invalid credential. */
   challenge: string;
 };
-export const KEY_REFUSALS: Refusals = {
+const KEY_REFUSALS: Refusals = {
   invalid: "The API key is not valid.",
   expired: (instant) => `The API key expired at ${instant}.`,
   unknown: "unknown API keys",

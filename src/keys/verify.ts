@@ -21,13 +21,14 @@ import {
 export type AdmittedKey = ApiKeyRecord & { hash: string };
 
 /** What the check reads: the API's KV of keys, and the throttle on unknown keys. */
-export type KeyStores = { API_KEYS: KVNamespace } & Limiters;
+type KeyStores = { API_KEYS: KVNamespace } & Limiters;
 
 /**
  * Who asks. `from`: the client's request, whose address group every attempt with a key this
- * isolate does not know to be valid counts against (absent for the key of a grant, which
- * no one guesses; read only when an attempt is counted). `fresh`: read the record afresh, as a sign-in and a refresh do, so that a
- * revoked key is refused at once (no isolate cache, no KV edge cache, no grace on a fault).
+ * isolate does not know to be valid counts against (absent for the key of a grant, which no
+ * one guesses; read only when an attempt is counted). `fresh`: read the record afresh, as a
+ * sign-in and a refresh do, so that a revoked key is refused at once (no isolate cache, no
+ * KV edge cache, no grace on a fault).
  */
 export type Asker = FaultContext & { from?: Request; fresh?: boolean };
 

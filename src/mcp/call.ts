@@ -18,6 +18,8 @@ type Binding<Name extends ToolName, Input, Value> = {
   operation: Operation<Input, Value>;
   input: (args: ToolArguments[Name]) => Input;
   result: (value: Value) => Record<string, unknown>;
+  /** The status of its operation's value, as the HTTP door answers it, for the access line. */
+  status: 200 | 201;
 };
 const bind =
   <Name extends ToolName>() =>
@@ -28,16 +30,19 @@ const BINDINGS = {
     operation: listPets,
     input: (args: ToolArguments["list_pets"]) => args,
     result: ({ pets, nextCursor }) => ({ pets, ...(nextCursor !== undefined && { nextCursor }) }),
+    status: 200,
   }),
   create_pet: bind<"create_pet">()({
     operation: createPet,
     input: ({ idempotencyKey, ...pet }: ToolArguments["create_pet"]) => ({ pet, idempotencyKey }),
     result: ({ pet }) => pet,
+    status: 201,
   }),
   get_pet: bind<"get_pet">()({
     operation: getPet,
     input: (args: ToolArguments["get_pet"]) => args,
     result: ({ pet }) => pet,
+    status: 200,
   }),
 };
 
@@ -106,7 +111,7 @@ export const callTool = async (c: Context<AppEnv>, name: ToolName, args: unknown
     value = toApiError(error instanceof Error ? error : new Error(String(error)), c);
   }
   if (value instanceof Error) return refusedCall(c, name, value);
-  logCall(c, name, name === "create_pet" ? 201 : 200);
+  logCall(c, name, binding.status);
   const { notice, meta } = deprecationOf(name);
   return { content: [{ type: "text", text: JSON.stringify(value) }, ...notice], structuredContent: value, ...meta };
 };

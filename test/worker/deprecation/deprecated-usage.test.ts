@@ -1,4 +1,4 @@
-import { waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { generateApiKey, hashApiKey } from "../../../src/keys/api-key";
@@ -36,6 +36,16 @@ describe("calls of getPet", () => {
       calls: 3,
     });
     expect(row?.last_call_at).toBeGreaterThanOrEqual(before);
+  });
+
+  it("count only calls that reach the operation: an id that is not one is refused at the door, and not counted", async () => {
+    const key = await createApiKey("typo in the id");
+    const context = createExecutionContext();
+    expect((await call("/v1/pets/abc", { key, context })).status).toBe(400);
+    await flushUsage(context);
+    expect(await usageOf(key)).toEqual([]);
+    expect((await getPet(key)).status).toBe(200);
+    expect((await usageOf(key))[0]?.calls).toBe(1);
   });
 
   it("are written after the answer, at most once per interval: 20 calls at once make no round trip of theirs and one write", async () => {
