@@ -1,9 +1,10 @@
 // The protocol versions this server speaks, and which one a request speaks. A modern request
 // (revision 2026-07-28) carries its version and the client's capabilities in params._meta,
 // and mirrors its version, method and tool name into the MCP-Protocol-Version, Mcp-Method
-// and Mcp-Name headers, which must agree with the body (-32020, HeaderMismatch). A legacy
-// request (2025-11-25, 2025-06-18) belongs to an `initialize` handshake. A version this
-// server does not speak is -32022 (UnsupportedProtocolVersion), naming those it does.
+// and Mcp-Name headers, which must agree with the body (-32020, HeaderMismatch); a missing
+// required _meta field is -32602. A legacy request (2025-11-25, 2025-06-18) belongs to an
+// `initialize` handshake, and every one but `initialize` names its version in the header. A
+// version this server does not speak is -32022 (UnsupportedProtocolVersion), naming those it does.
 import { INVALID_PARAMS, isObject, type Reply, readableId, rpcError } from "./json-rpc";
 
 /** Revisions whose every request says its version in _meta. */
@@ -51,16 +52,26 @@ const decoded = (value: string): string | undefined => {
   }
 };
 
+const missing = (message: unknown, field: string) => ({
+  refusal: rpcError(readableId(message), INVALID_PARAMS, `_meta must hold ${META}/${field}.`),
+});
+
 /** The request's era, from its _meta and its headers (`header` reads one by name), or the refusal of a request that does not agree with itself. */
 export const eraOf = (message: unknown, header: (name: string) => string | undefined): EraOrRefusal => {
   const params = isObject(message) && isObject(message.params) ? message.params : {};
   const meta = isObject(params._meta) ? params._meta : {};
   const version = meta[`${META}/protocolVersion`];
   const sent = header("MCP-Protocol-Version");
+  if (sent === undefined) {
+    // Only the handshake's opening may come without it: a request of 2025-06-18 or later
+    // repeats its version, and one that does not would be 2025-03-26's, not offered here.
+    if (version === undefined && isObject(message) && message.method === "initialize") return { modern: false };
+    return mismatch(message, "MCP-Protocol-Version is required on every request but initialize.");
+  }
   if (version === undefined) {
-    if (sent === undefined || LEGACY_VERSIONS.includes(sent)) return { modern: false };
-    if (MODERN_VERSIONS.includes(sent))
-      return mismatch(message, `MCP-Protocol-Version is ${sent}, but _meta names none.`);
+    if (LEGACY_VERSIONS.includes(sent)) return { modern: false };
+    // A version of this era without its required field in _meta is malformed (-32602).
+    if (MODERN_VERSIONS.includes(sent)) return missing(message, "protocolVersion");
     return { refusal: unsupportedVersion(message, sent) };
   }
   if (typeof version !== "string") {
@@ -70,6 +81,8 @@ export const eraOf = (message: unknown, header: (name: string) => string | undef
   }
   if (sent !== version)
     return mismatch(message, `MCP-Protocol-Version must repeat _meta's protocolVersion (${version.slice(0, 64)}).`);
+  // A version of the handshake's era named in _meta as well: that era's request, with more metadata.
+  if (LEGACY_VERSIONS.includes(version)) return { modern: false };
   if (!MODERN_VERSIONS.includes(version)) return { refusal: unsupportedVersion(message, version) };
   // Requests carry these; a notification has no header requirements in this revision.
   if (readableId(message) !== undefined) {
@@ -80,9 +93,7 @@ export const eraOf = (message: unknown, header: (name: string) => string | undef
       if (name === undefined || decoded(name) !== params.name)
         return mismatch(message, "Mcp-Name must repeat the tool's name.");
     }
-    if (!isObject(meta[`${META}/clientCapabilities`])) {
-      return { refusal: rpcError(readableId(message), INVALID_PARAMS, `_meta must hold ${META}/clientCapabilities.`) };
-    }
+    if (!isObject(meta[`${META}/clientCapabilities`])) return missing(message, "clientCapabilities");
   }
   return { modern: true, version };
 };

@@ -7,15 +7,26 @@ import { type CallOptions, call } from "./index";
 /** Why /mcp's answers are not checked against openapi.json. */
 export const MCP = "MCP's JSON-RPC over HTTP, which the MCP specification describes, not openapi.json";
 
-/** A POST /mcp with `key`: a body given as a string is sent as it is, anything else as JSON. */
-export const postMcp = (key: string | null, body: unknown, options: CallOptions = {}) =>
-  call("/mcp", {
+/** The version a client of the handshake's era repeats on every request after `initialize`. */
+export const HANDSHAKE_VERSION = "2025-11-25";
+
+/**
+ * A POST /mcp with `key`, as a client of 2025-11-25 sends it (with MCP-Protocol-Version,
+ * unless the headers give one): a body given as a string is sent as it is, anything else as JSON.
+ */
+export const postMcp = (key: string | null, body: unknown, options: CallOptions = {}) => {
+  const headers = new Headers(options.headers);
+  if (!headers.has("MCP-Protocol-Version")) headers.set("MCP-Protocol-Version", HANDSHAKE_VERSION);
+  if (typeof body === "string" && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
+  return call("/mcp", {
     key,
     method: "POST",
     outsideContract: MCP,
-    ...(typeof body === "string" ? { body, headers: { "Content-Type": "application/json" } } : { json: body }),
+    ...(typeof body === "string" ? { body } : { json: body }),
     ...options,
+    headers,
   });
+};
 
 export const toolCall = (name: string, args: unknown, id: unknown = 1) => ({
   jsonrpc: "2.0",

@@ -63,7 +63,8 @@ export const expectMcpConformance = async (method: string, requestText: string, 
   const request = parsed(requestText) as
     | { id?: unknown; method?: unknown; params?: { _meta?: Record<string, unknown> } }
     | undefined;
-  const modern = typeof request?.params?._meta?.["io.modelcontextprotocol/protocolVersion"] === "string";
+  // A version of the handshake's era named in _meta is that era's request (src/mcp/versions.ts).
+  const modern = request?.params?._meta?.["io.modelcontextprotocol/protocolVersion"] === "2026-07-28";
   const id = request?.id;
   const readableId = typeof id === "string" || Number.isSafeInteger(id) ? id : undefined;
   if ("error" in body) {

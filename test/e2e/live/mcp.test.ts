@@ -9,6 +9,8 @@ const rpc = async (method: string, params: Record<string, unknown> = {}) => {
   const response = await api("/mcp", {
     method: "POST",
     json: { jsonrpc: "2.0", id: 1, method, params },
+    // As a client of 2025-11-25 sends it: every request but the handshake's opening repeats its version.
+    ...(method !== "initialize" && { headers: { "MCP-Protocol-Version": "2025-11-25" } }),
     outsideContract: MCP,
   });
   expect(response.status, `${method} answered ${response.status}`).toBe(200);

@@ -125,6 +125,7 @@ describe("an agent's session through the official SDK's client", () => {
       const headers = {
         Authorization: `Bearer ${await api.issueKey({ label: "busy agent" })}`,
         "Content-Type": "application/json",
+        "MCP-Protocol-Version": "2025-11-25",
       };
       const send = async () => {
         const response = await fetch(`${api.origin}/mcp`, { method: "POST", headers, body: JSON.stringify(listOne) });

@@ -15,6 +15,7 @@ beforeAll(async () => {
 afterEach(() => vi.restoreAllMocks());
 
 const post = (body: unknown, options: CallOptions = {}) => postMcp(key, body, options);
+const INITIALIZE = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } };
 const rpc = (method: string, params?: unknown, id: unknown = 1) => post({ jsonrpc: "2.0", id, method, params });
 
 describe("POST /mcp", () => {
@@ -103,6 +104,21 @@ describe("POST /mcp", () => {
           data: { supported: ["2026-07-28", "2025-11-25", "2025-06-18"], requested: version },
         },
       });
+    }
+  });
+
+  it("opens the handshake without MCP-Protocol-Version, and refuses any other message without it (400, -32020)", async () => {
+    const withoutVersion = (message: unknown) =>
+      call("/mcp", { key, method: "POST", json: message, outsideContract: MCP });
+    const opened = await withoutVersion({ jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE });
+    expect(opened.status).toBe(200);
+    for (const message of [
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+    ]) {
+      const refused = await withoutVersion(message);
+      expect(refused.status).toBe(400);
+      expect(await errorCodeOf(refused)).toBe(-32020);
     }
   });
 

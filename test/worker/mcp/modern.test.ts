@@ -112,7 +112,7 @@ describe("POST /mcp on 2026-07-28", () => {
     expect(await errorCodeOf(refused)).toBe(-32020);
   });
 
-  it("refuses an MCP-Protocol-Version of 2026-07-28 on a message whose _meta names none (-32020)", async () => {
+  it("refuses an MCP-Protocol-Version of 2026-07-28 on a message whose _meta names none: a required field is missing (-32602)", async () => {
     const refused = await postMcp(
       key,
       { jsonrpc: "2.0", id: 1, method: "tools/list" },
@@ -121,10 +121,23 @@ describe("POST /mcp on 2026-07-28", () => {
       },
     );
     expect(refused.status).toBe(400);
-    expect(await errorCodeOf(refused)).toBe(-32020);
+    expect(await errorCodeOf(refused)).toBe(-32602);
   });
 
-  it.each(["2099-01-01", "2025-11-25"])(
+  it("serves a request whose _meta names 2025-11-25, repeated in its header, as that era's", async () => {
+    const response = await postMcp(key, {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/list",
+      params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2025-11-25" } },
+    });
+    expect(response.status).toBe(200);
+    const { result } = (await response.json()) as { result: { tools: unknown[]; resultType?: string } };
+    expect(result.tools).toHaveLength(3);
+    expect(result.resultType).toBeUndefined();
+  });
+
+  it.each(["2099-01-01", "2025-03-26"])(
     "answers _meta's version %s with 400 and -32022, naming the versions it speaks",
     async (version) => {
       const response = await postMcp(

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildRequest } from "../../helpers/api-client";
 import { type CallOptions, call, createApiKey, expectError, send } from "../../helpers/index";
-import { MCP, postMcp } from "../../helpers/mcp-calls";
+import { HANDSHAKE_VERSION, MCP, postMcp } from "../../helpers/mcp-calls";
 
 // /mcp and the browser: its Origin guard against DNS rebinding, and CORS that agrees with it.
 
@@ -68,7 +68,7 @@ describe("/mcp from a browser", () => {
       key,
       method: "POST",
       json: { jsonrpc: "2.0", id: 1, method: "ping" },
-      headers: { Origin: origin },
+      headers: { Origin: origin, "MCP-Protocol-Version": HANDSHAKE_VERSION },
     });
     expect((await send(request, { outsideContract: MCP })).status).toBe(status);
   });

@@ -24,17 +24,31 @@ const MISMATCH = -32020;
 const SUPPORTED = ["2026-07-28", "2025-11-25", "2025-06-18"];
 
 describe("a message without _meta's version", () => {
-  it("is of the handshake's era, with no header or a version of that era", () => {
+  it("is of the handshake's era with a version of that era, or with none when it opens the handshake", () => {
     const message = { jsonrpc: "2.0", id: 7, method: "tools/list" };
-    expect(eraOf(message, headersOf({}))).toEqual({ modern: false });
     expect(eraOf(message, headersOf({ "MCP-Protocol-Version": "2025-11-25" }))).toEqual({ modern: false });
     expect(eraOf(message, headersOf({ "MCP-Protocol-Version": "2025-06-18" }))).toEqual({ modern: false });
+    const initialize = { jsonrpc: "2.0", id: 7, method: "initialize", params: { protocolVersion: "2025-11-25" } };
+    expect(eraOf(initialize, headersOf({}))).toEqual({ modern: false });
   });
 
-  it("is refused with the current revision's header, and with a version not spoken here", () => {
+  it("is refused without MCP-Protocol-Version, unless it opens the handshake: 2025-03-26 is not spoken here", () => {
+    const required = refusal(
+      MISMATCH,
+      "Header mismatch: MCP-Protocol-Version is required on every request but initialize.",
+    );
+    expect(eraOf({ jsonrpc: "2.0", id: 7, method: "tools/list" }, headersOf({}))).toEqual(required);
+    expect(eraOf({ jsonrpc: "2.0", id: 7, method: "tools/call" }, headersOf({}))).toEqual(required);
+    const { refusal: notified } = eraOf({ jsonrpc: "2.0", method: "notifications/initialized" }, headersOf({})) as {
+      refusal: { error: unknown };
+    };
+    expect(notified.error).toEqual(required.refusal.error);
+  });
+
+  it("is refused with the current revision's header (a required field missing), and with a version not spoken here", () => {
     const message = { jsonrpc: "2.0", id: 7, method: "tools/list" };
     expect(eraOf(message, headersOf({ "MCP-Protocol-Version": "2026-07-28" }))).toEqual(
-      refusal(MISMATCH, "Header mismatch: MCP-Protocol-Version is 2026-07-28, but _meta names none."),
+      refusal(-32602, `_meta must hold ${META}/protocolVersion.`),
     );
     const long = `2099-${"9".repeat(100)}`;
     expect(eraOf(message, headersOf({ "MCP-Protocol-Version": long }))).toEqual(
@@ -42,6 +56,20 @@ describe("a message without _meta's version", () => {
         supported: SUPPORTED,
         requested: long.slice(0, 64),
       }),
+    );
+  });
+});
+
+describe("a message whose _meta names a version of the handshake's era", () => {
+  const named = modern("tools/list", {}, { [`${META}/protocolVersion`]: "2025-11-25" });
+
+  it("is of that era when its header repeats it, never 'unsupported'", () => {
+    expect(eraOf(named, headersOf({ "MCP-Protocol-Version": "2025-11-25" }))).toEqual({ modern: false });
+  });
+
+  it("is refused when its header names another version", () => {
+    expect(eraOf(named, headersOf({ "MCP-Protocol-Version": "2026-07-28" }))).toEqual(
+      refusal(MISMATCH, "Header mismatch: MCP-Protocol-Version must repeat _meta's protocolVersion (2025-11-25)."),
     );
   });
 });

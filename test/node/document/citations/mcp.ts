@@ -49,10 +49,16 @@ export const MCP: Citation[] = [
     shownBy: [
       "answers malformed JSON with -32700, and a batch with -32600, each 400",
       "answers an unknown method with -32601, and bad params with -32602, each 200",
+      "opens the handshake without MCP-Protocol-Version, and refuses any other message without it (400, -32020)",
     ],
     breaks: [
       edit("src/mcp/json-rpc.ts", "export const PARSE_ERROR = -32700;", "export const PARSE_ERROR = -32600;"),
       edit("src/mcp/json-rpc.ts", "export const METHOD_NOT_FOUND = -32601;", "export const METHOD_NOT_FOUND = -32602;"),
+      edit(
+        "src/mcp/versions.ts",
+        'return mismatch(message, "MCP-Protocol-Version is required on every request but initialize.");',
+        "return { modern: false };",
+      ),
     ],
   },
   {
@@ -62,10 +68,14 @@ export const MCP: Citation[] = [
     shownBy: [
       "answers server/discover with every version it speaks, its capabilities and its caching hints",
       "refuses an Mcp-Method other than the method with 400 and -32020 (HeaderMismatch), running nothing",
+      "refuses an MCP-Protocol-Version of 2026-07-28 on a message whose _meta names none: a required field is missing (-32602)",
+      "serves a request whose _meta names 2025-11-25, repeated in its header, as that era's",
     ],
     breaks: [
       edit("src/mcp/protocol.ts", "ttlMs: 300_000,", "ttlMs: 3_600_000,"),
       edit("src/mcp/versions.ts", 'if (header("Mcp-Method") !== method)', "if (false)"),
+      edit("src/mcp/versions.ts", 'return missing(message, "protocolVersion");', "return { modern: false };"),
+      edit("src/mcp/versions.ts", "if (LEGACY_VERSIONS.includes(version)) return { modern: false };", ""),
     ],
   },
   {
