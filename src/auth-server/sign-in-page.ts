@@ -3,6 +3,7 @@
 // domain) comes from its registration or its metadata document: escaped, as all of it is.
 import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
 import { escapeHtml } from "../document/reference-page/html";
+import type { Scope } from "../keys/api-key";
 
 /**
  * The page's own headers, beside the library's (which bind the form to this browser and
@@ -18,13 +19,16 @@ export const PAGE_HEADERS = {
 const STYLE =
   "body{font:16px/1.5 system-ui,sans-serif;max-width:34em;margin:3em auto;padding:0 1em}.problem{color:#a00}";
 
-/** The sign-in page for `details`, posting `handle` back; `problem` says why the last try failed. */
-export const signInPage = (details: ConsentDescription, handle: string, problem?: string) => {
+/**
+ * The sign-in page for `details` and the scopes asked for (./scopes.ts), posting `handle`
+ * back; `problem` says why the last try failed.
+ */
+export const signInPage = (details: ConsentDescription, asked: readonly Scope[], handle: string, problem?: string) => {
   const name = escapeHtml(details.clientName);
   const who = details.clientDomain
     ? `published by <strong>${escapeHtml(details.clientDomain)}</strong>`
     : "registered by itself: its name is not verified";
-  const scopes = details.scope.length > 0 ? details.scope.map(escapeHtml).join(", ") : "whatever your key may do";
+  const scopes = asked.length > 0 ? asked.join(", ") : "whatever your key may do";
   const local = details.redirectIsLoopback
     ? "<p><strong>Access goes to an app on this computer.</strong> Go on only if you just started signing in from it.</p>"
     : "";
@@ -37,7 +41,7 @@ ${local}${problem ? `<p class="problem" role="alert">${escapeHtml(problem)}</p>`
 <form method="post">
 <input type="hidden" name="handle" value="${escapeHtml(handle)}">
 <p><label>Your API key<br><input type="password" name="key" autocomplete="off" required size="60"></label></p>
-<p>The app gets its own access, which ends when the key does; the key stays with you.</p>
+<p>The app gets its own access, no more than your key may do, and it ends when the key does; the key stays with you.</p>
 <p><button name="decision" value="allow">Allow</button> <button name="decision" value="deny" formnovalidate>Deny</button></p>
 </form></html>`;
 };

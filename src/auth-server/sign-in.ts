@@ -1,11 +1,17 @@
 // GET and POST /authorize: the sign-in of an app (an agent's host) with an API key. The
 // library checks the request (client, exact redirect URI, PKCE S256, resource) and binds the
 // form to the browser that opened it, once; this file shows the page and checks the key.
-import { AuthorizationError, CimdFetchError, type OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
-import { isScope, SCOPES, type Scope } from "../keys/api-key";
+import {
+  AuthorizationError,
+  authorizationErrorRedirect,
+  CimdFetchError,
+  type OAuthAuthorizationServer,
+} from "@cloudflare/workers-oauth-provider";
+import { SCOPES } from "../keys/api-key";
 import { type KeyVerdict, verifyKey } from "../keys/verify";
 import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
 import type { AuthEnv, GrantProps } from "./env";
+import { askedScopes, grantedScopes } from "./scopes";
 import { PAGE_HEADERS, problemPage, signInPage } from "./sign-in-page";
 import { unavailableAnswer } from "./unavailable";
 
@@ -20,7 +26,15 @@ const page = (html: string, status: number, ...headerSets: Headers[]) => {
   return new Response(html, { status, headers });
 };
 
-/** The page for `request`, with a fresh handle (each works once), and why the last try failed. */
+const redirect = (location: string, headers = new Headers()) => {
+  headers.set("Location", location);
+  return new Response(null, { status: 302, headers });
+};
+
+/**
+ * The page for `request`, with a fresh handle (each works once), and why the last try failed;
+ * or, when it asks for a scope this API does not have, back to the app with invalid_scope.
+ */
 const showPage = async (
   oauth: OAuthApi,
   request: AuthRequest,
@@ -28,14 +42,16 @@ const showPage = async (
   problem?: string,
   ...more: Headers[]
 ) => {
+  const asked = askedScopes(request.scope);
+  if ("unknown" in asked) {
+    const { redirectUri, state, issuer } = request;
+    return redirect(
+      authorizationErrorRedirect({ redirectUri, state: state || undefined, issuer }, "invalid_scope", asked.unknown),
+    );
+  }
   const details = await oauth.describeConsent(request);
   const consent = await oauth.beginConsent(request);
-  return page(signInPage(details, consent.handle, problem), status, ...more, consent.headers);
-};
-
-const redirect = (location: string, headers = new Headers()) => {
-  headers.set("Location", location);
-  return new Response(null, { status: 302, headers });
+  return page(signInPage(details, asked, consent.handle, problem), status, ...more, consent.headers);
 };
 
 /** What the page says of a refused verdict, with its status and headers. */
@@ -50,13 +66,9 @@ const REFUSED: Record<Refused, [number, string, Record<string, string>?]> = {
   ],
 };
 
-/** The scopes a key grants when asked for `asked` (none asked: what the key may do), or the page's 403 words. */
-const grantedScopes = (own: readonly Scope[], asked: Scope[]): Scope[] | string => {
-  const beyond = asked.filter((scope) => !own.includes(scope));
-  if (beyond.length === 0) return asked.length > 0 ? asked : [...own];
-  const names = beyond.map((scope) => `'${scope}'`).join(" and ");
-  return `That API key does not have the ${names} scope this app asks for; sign in with a key that has it.`;
-};
+/** The page's 403 words for a key that may do none of what the app asks for. */
+const noneGranted = (asked: readonly string[]) =>
+  `That API key does not have the ${asked.map((scope) => `'${scope}'`).join(" or ")} scope this app asks for; sign in with a key that has it.`;
 
 /** The form's fields, if the request is a form at all. */
 const formOf = async (request: Request) => {
@@ -90,8 +102,10 @@ const submitted = async (oauth: OAuthApi, env: AuthEnv, request: Request) => {
     return showPage(oauth, approved.request, status, reason, approved.headers, new Headers(headers));
   }
   const { key } = verdict;
-  const scopes = grantedScopes(key.scopes ?? SCOPES, approved.request.scope.filter(isScope));
-  if (typeof scopes === "string") return showPage(oauth, approved.request, 403, scopes, approved.headers);
+  const asked = askedScopes(approved.request.scope);
+  if ("unknown" in asked) return showPage(oauth, approved.request, 400);
+  const scopes = grantedScopes(key.scopes ?? SCOPES, asked);
+  if (scopes.length === 0) return showPage(oauth, approved.request, 403, noneGranted(asked), approved.headers);
   const props: GrantProps = { keyHash: key.hash };
   const { redirectTo } = await oauth.completeAuthorization({
     request: approved.request,

@@ -11,6 +11,7 @@ import { getPet } from "../pets/get-pet";
 import { listPets } from "../pets/list-pets";
 import { type Operation, scopeRefusal } from "../pets/operation";
 import { checkArguments, type ToolArguments } from "./arguments";
+import { insufficientScope } from "./sign-in";
 import { GET_PET_DEPRECATION, type ToolName } from "./tools";
 
 /** Each tool's operation, its input from the checked arguments, and its value as the tool's result. */
@@ -94,14 +95,18 @@ const runBound = <Name extends ToolName, Input, Value>(
 
 /**
  * The tool's result: its operation's value as structuredContent with a text rendering; or,
- * for a refusal (the key's scope first, then the arguments, then the operation's own), isError
- * with the Error body. A fault of the operation is answered as the HTTP door answers it, as
+ * for a refusal (the arguments, then the operation's own), isError with the Error body. A
+ * credential without the operation's scope is refused first, as HTTP 403 with MCP's scope
+ * challenge (./sign-in.ts), so that a host can sign in for it. A fault of the operation is answered as the HTTP door answers it, as
  * internal_error. get_pet's results all say when it ends and what replaces it.
  */
 export const callTool = async (c: Context<AppEnv>, name: ToolName, args: unknown) => {
   const binding = BINDINGS[name] as Binding<ToolName, unknown, unknown>;
   const refused = scopeRefusal(c.get("apiKey"), binding.operation.scope);
-  if (refused) return refusedCall(c, name, refused);
+  if (refused) {
+    logCall(c, name, refused.status);
+    throw insufficientScope(c, refused, binding.operation.scope);
+  }
   const checked = checkArguments(name, args);
   if (checked instanceof Error) return refusedCall(c, name, checked);
   let value: Record<string, unknown> | ApiError;

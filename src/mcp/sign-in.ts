@@ -3,10 +3,10 @@
 // paths on this host, handed to the sign-in Worker (src/auth-server/) over the AUTH binding.
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
-import { unavailable } from "../http/errors";
+import { type ApiError, unavailable } from "../http/errors";
 import { faultContext } from "../http/request-log";
 import { newApp } from "../http/router";
-import { SCOPES } from "../keys/api-key";
+import { SCOPES, type Scope } from "../keys/api-key";
 import { logDependencyFault } from "../lib/faults";
 
 /** What the API asks of the sign-in Worker over RPC, as src/auth-server/worker.ts answers. */
@@ -28,9 +28,24 @@ export const resourceOf = (c: Context<AppEnv>) => `${new URL(c.req.url).origin}/
 
 const METADATA_PATH = "/.well-known/oauth-protected-resource";
 
+const resourceMetadata = (c: Context<AppEnv>) => `resource_metadata="${new URL(c.req.url).origin}${METADATA_PATH}/mcp"`;
+
 /** RFC 9728 section 5.1: the parameters that a 401 at /mcp adds to its challenge. */
-export const signInChallenge = (c: Context<AppEnv>) =>
-  `resource_metadata="${new URL(c.req.url).origin}${METADATA_PATH}/mcp", scope="${SCOPES.join(" ")}"`;
+export const signInChallenge = (c: Context<AppEnv>) => `${resourceMetadata(c)}, scope="${SCOPES.join(" ")}"`;
+
+/**
+ * MCP's scope challenge (RFC 6750 section 3.1): a tool call whose credential lacks its
+ * operation's scope is 403 with `error="insufficient_scope"`, naming every scope to sign in
+ * with again (those held, and the one lacking: a host that asked for it alone would lose the
+ * others) and where, so that a host can ask for them. The Error body is the operation's own refusal.
+ */
+export const insufficientScope = (c: Context<AppEnv>, refusal: ApiError, needed: Scope) => {
+  const held = c.get("apiKey").scopes ?? SCOPES;
+  const scopes = SCOPES.filter((scope) => scope === needed || held.includes(scope));
+  refusal.headers["WWW-Authenticate"] =
+    `Bearer realm="petstore", error="insufficient_scope", scope="${scopes.join(" ")}", ${resourceMetadata(c)}`;
+  return refusal;
+};
 
 const protectedResourceMetadata = (c: Context<AppEnv>) => {
   const { origin } = new URL(c.req.url);

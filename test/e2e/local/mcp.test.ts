@@ -93,11 +93,11 @@ describe("an agent's session through the official SDK's client", () => {
     await agent.close();
   });
 
-  it("gets the API's Error body as a tool error: a read key may not create, bad arguments are named", async () => {
+  it("is refused 403 for a scope its key lacks (MCP's scope challenge), and gets bad arguments as a tool error that names them", async () => {
     const reader = await connect(readKey);
-    const refused = await call(reader, "create_pet", { name: "Not allowed", categoryId: 1 });
-    expect(refused.isError).toBe(true);
-    expect(errorOf(refused)).toMatchObject({ code: "forbidden", status: 403 });
+    await expect(call(reader, "create_pet", { name: "Not allowed", categoryId: 1 })).rejects.toThrow(
+      /does not have the 'write' scope.*"status":403/,
+    );
     const listed = await call(reader, "list_pets", { limit: 1 });
     expect(listed.isError).toBeFalsy();
     const invalid = await call(reader, "list_pets", { limit: 0 });

@@ -102,18 +102,56 @@ describe("the sign-in page", () => {
     });
   });
 
-  it("refuses scopes beyond the key's, granting nothing; grants a read-only key what it has", async () => {
+  it("shows the scopes asked for and grants no more: a read-only key asked for read and write gets read", async () => {
     const readOnly = await api.issueKey({ label: "read only", scopes: ["read"] });
     const { authorization } = await newAuthorization("read write");
-    const { answer } = await signInOverHttp(api.origin, authorization, readOnly);
-    expect(answer?.status).toBe(403);
-    expect(answer?.headers.get("Location")).toBeNull();
-    expect(await answer?.text()).toContain("That API key does not have the &#39;write&#39; scope this app asks for");
-    expect(await grantsOf(readOnly)).toEqual([]);
-
-    const tokens = await tokensFor(readOnly, "read");
+    const { html } = await openSignInPage(api.origin, authorization);
+    expect(html).toContain('<strong id="scopes">read, write</strong>');
+    expect(html).toContain("no more than your key may do");
+    const tokens = await tokensFor(readOnly, "read write");
     expect(tokens.scope).toBe("read");
     expect((await listPetsWith(api.origin, tokens.access_token)).status).toBe(200);
+  });
+
+  it("refuses a key that may do none of what is asked, granting nothing", async () => {
+    const writeOnly = await api.issueKey({ label: "write only", scopes: ["write"] });
+    const { authorization } = await newAuthorization("read");
+    const { answer } = await signInOverHttp(api.origin, authorization, writeOnly);
+    expect(answer?.status).toBe(403);
+    expect(answer?.headers.get("Location")).toBeNull();
+    expect(await answer?.text()).toContain("That API key does not have the &#39;read&#39; scope this app asks for");
+    expect(await grantsOf(writeOnly)).toEqual([]);
+  });
+
+  it("sends an app that asks for a scope this API does not have back with invalid_scope, showing nothing", async () => {
+    for (const scope of ["READ", "read-only", "read\u200b", "read admin"]) {
+      const { authorization } = await newAuthorization(scope);
+      const { page, handle } = await openSignInPage(api.origin, authorization);
+      expect(page.status, scope).toBe(302);
+      expect(handle).toBeUndefined();
+      const back = new URL(page.headers.get("Location") ?? "");
+      expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
+      expect(back.searchParams.get("error"), scope).toBe("invalid_scope");
+      expect(back.searchParams.get("error_description")).toMatch(
+        /^Unknown scope '.+': this server grants read and write\.$/,
+      );
+      expect(back.searchParams.get("state")).toBe("e2e-state");
+      expect(back.searchParams.get("iss")).toBe(api.origin);
+    }
+  });
+
+  it("takes offline_access as asking for nothing (a refresh token is always given), and no scope as the key's", async () => {
+    const key = await api.issueKey({ label: "offline access" });
+    const { authorization } = await newAuthorization("offline_access read");
+    expect((await openSignInPage(api.origin, authorization)).html).toContain('<strong id="scopes">read</strong>');
+    const refreshed = await tokensFor(key, "offline_access read");
+    expect(refreshed.scope).toBe("read");
+    expect(refreshed.refresh_token).toEqual(expect.any(String));
+    const { authorization: unscoped } = await newAuthorization();
+    expect((await openSignInPage(api.origin, unscoped)).html).toContain(
+      '<strong id="scopes">whatever your key may do</strong>',
+    );
+    expect((await tokensFor(key)).scope).toBe("read write");
   });
 
   it("gives a token the scopes asked for, not its key's: a key that may write, signed in for read, cannot", async () => {
@@ -133,9 +171,9 @@ describe("the sign-in page", () => {
         params: { name: "create_pet", arguments: { name: "Unwritten", categoryId: 1 } },
       }),
     });
-    const { result } = (await create.json()) as { result: { isError: boolean; content: { text: string }[] } };
-    expect(result.isError).toBe(true);
-    expect(JSON.parse(result.content[0]?.text ?? "{}")).toMatchObject({ code: "forbidden", status: 403 });
+    expect(create.status).toBe(403);
+    expect(await create.json()).toMatchObject({ code: "forbidden", status: 403 });
+    expect(create.headers.get("WWW-Authenticate")).toContain('error="insufficient_scope", scope="read write"');
   });
 
   it("never redirects to a redirect URI the app did not register", async () => {

@@ -96,7 +96,7 @@ describe("a tool call's access line", () => {
       tool: "create_pet",
       status: 403,
       errorCode: "forbidden",
-      httpStatus: 200,
+      httpStatus: 403,
     });
     const invalid = await lineOf(toolCall("list_pets", { limit: "5" }));
     expect(invalid).toMatchObject({ tool: "list_pets", status: 400, errorCode: "invalid_request", httpStatus: 200 });

@@ -99,9 +99,11 @@ const listPets = (bearer: string, bindings?: Cloudflare.Env) => callTool(bearer,
 /** create_pet through /mcp with `bearer`: refused as a tool error, 403, for want of the write scope. */
 const expectCreateRefused = async (bearer: string) => {
   const create = await callTool(bearer, "create_pet", { name: "Unwritten", categoryId: 1 });
-  const { result } = (await create.json()) as { result: { isError: boolean; content: { text: string }[] } };
-  expect(result.isError).toBe(true);
-  expect(JSON.parse(result.content[0]?.text ?? "{}")).toMatchObject({ code: "forbidden", status: 403 });
+  await expectError(create, 403, "forbidden");
+  // MCP's scope challenge: sign in again for both, the scope held and the one lacking.
+  expect(create.headers.get("WWW-Authenticate")).toMatch(
+    /^Bearer realm="petstore", error="insufficient_scope", scope="read write", resource_metadata="[^"]+"$/,
+  );
 };
 
 describe("an access token at /mcp", () => {

@@ -8,6 +8,7 @@ import { failing } from "../../helpers/wrap-bindings";
 // One operation behind both doors (src/pets/operation.ts): for each rule, the refusal that
 // the HTTP door writes as its Error body is the one a tool call returns as its error result,
 // code, status and words (a field is named as its door names it: a body field, an argument).
+// The scope's refusal is the one a tool call answers in HTTP, for MCP's scope challenge.
 
 /** docs/architecture.md: a query that has not answered within 5 s */
 const D1_DEADLINE_MS = 5000;
@@ -56,15 +57,24 @@ const refusals = async (both: Both, asked: Asked) => {
 };
 
 describe("the same refusal from the HTTP door and from a tool", () => {
-  it("of the scope: a read-only key may not create, and nothing is stored", async () => {
+  it("of the scope: a read-only key may not create, and nothing is stored; at /mcp, as HTTP 403 with MCP's scope challenge", async () => {
     const before = await countPets();
-    const { http, tool } = await refusals(createBoth({ name: "Nope", categoryId: 1 }), { key: reader });
-    expect(http).toEqual({
+    const both = createBoth({ name: "Nope", categoryId: 1 });
+    const http = await both.http({ key: reader });
+    const tool = await both.tool({ key: reader });
+    const body = {
       code: "forbidden",
       status: 403,
       message: "This API key does not have the 'write' scope, which this operation needs.",
-    });
-    expect(tool).toEqual(http);
+    };
+    expect(http.status).toBe(403);
+    expect(await http.json()).toEqual(body);
+    expect(tool.status).toBe(403);
+    expect(await tool.json()).toEqual(body);
+    // The scopes to sign in with again: the one held, and the one lacking.
+    expect(tool.headers.get("WWW-Authenticate")).toBe(
+      'Bearer realm="petstore", error="insufficient_scope", scope="read write", resource_metadata="https://petstore.test/.well-known/oauth-protected-resource/mcp"',
+    );
     expect(await countPets()).toBe(before);
   });
 

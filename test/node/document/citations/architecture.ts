@@ -7,8 +7,10 @@ export const ARCHITECTURE: Citation[] = [
     page: "docs/architecture.md",
     test: "test/worker/pets/doors.test.ts",
     claim: "shows the same refusal from both doors",
-    shownBy: ["of the scope: a read-only key may not create, and nothing is stored"],
-    breaks: [edit("src/pets/operation.ts", "if (refused) return refused;", "if (refused && false) return refused;")],
+    shownBy: [
+      "of the scope: a read-only key may not create, and nothing is stored; at /mcp, as HTTP 403 with MCP's scope challenge",
+    ],
+    breaks: [edit("src/pets/operation.ts", "hasScope(caller, scope)", "true")],
   },
   {
     page: "docs/architecture.md",
