@@ -10,10 +10,14 @@ import { SCOPES } from "../keys/api-key";
 import { logDependencyFault } from "../lib/faults";
 import type { AuthEnv, GrantProps } from "./env";
 import { ACCESS_TOKEN_TTL_S, boundByKey, REFRESH_TOKEN_TTL_S } from "./lifetimes";
+import { strictMetadataFetch } from "./metadata-fetch";
 import { signIn } from "./sign-in";
 import { PAGE_HEADERS, problemPage } from "./sign-in-page";
 import { type Faults, guardStores, OverlongInput } from "./stores";
 import { unavailableAnswer } from "./unavailable";
+
+// The library fetches apps' metadata documents with the global fetch, and nothing else does here.
+globalThis.fetch = strictMetadataFetch(globalThis.fetch.bind(globalThis));
 
 /** One server per origin the API is served at: the issuer and the resource are the API's own host. */
 const servers = new Map<string, OAuthAuthorizationServer<AuthEnv>>();

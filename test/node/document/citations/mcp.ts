@@ -4,6 +4,26 @@ import { type Citation, edit } from "./citation";
 export const MCP: Citation[] = [
   {
     page: "docs/mcp.md",
+    test: "test/worker/mcp/metadata-fetch.test.ts",
+    claim: "the sign-in Worker follows no redirect to it and takes only a `200` of `application/json`",
+    shownBy: [
+      "is asked not to follow redirects, and hands a redirect on as a failure",
+      "hands on any other status, or any other type, as a failure",
+    ],
+    breaks: [
+      edit("src/auth-server/metadata-fetch.ts", '{ ...init, redirect: "manual" }', "init"),
+      edit("src/auth-server/metadata-fetch.ts", "response.status === 200 && ", "response.ok && "),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/e2e/local/oauth-metadata-documents.test.ts",
+    claim: "at most 5 KiB, as the CIMD draft says",
+    shownBy: ["takes no answer but a 200 of application/json (/html.json)"],
+    breaks: [edit("src/auth-server/metadata-fetch.ts", "/^application\\/json[\\t ]*(;|$)/i", "/./")],
+  },
+  {
+    page: "docs/mcp.md",
     test: "test/e2e/local/mcp.test.ts",
     claim: "runs an agent's session and this page's local recipe",
     shownBy: [
