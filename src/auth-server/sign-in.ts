@@ -13,6 +13,7 @@ import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
 import type { AuthEnv, GrantProps } from "./env";
 import { askedScopes, grantedScopes } from "./scopes";
 import { PAGE_HEADERS, problemPage, signInPage } from "./sign-in-page";
+import { THROTTLED_SIGN_IN } from "./strangers";
 import { unavailableAnswer } from "./unavailable";
 
 type OAuthApi = ReturnType<OAuthAuthorizationServer<AuthEnv>["getOAuthApi"]>;
@@ -59,11 +60,7 @@ type Refused = Exclude<Exclude<KeyVerdict, { admitted: true }>["refusal"], "unav
 const REFUSED: Record<Refused, [number, string, Record<string, string>?]> = {
   invalid: [401, "That is not a valid API key."],
   expired: [401, "That API key has expired."],
-  throttled: [
-    429,
-    "Too many sign-ins from this address; try again in a minute.",
-    { "Retry-After": String(RATE_LIMIT_PERIOD_S) },
-  ],
+  throttled: [429, THROTTLED_SIGN_IN, { "Retry-After": String(RATE_LIMIT_PERIOD_S) }],
 };
 
 /** The page's 403 words for a key that may do none of what the app asks for. */

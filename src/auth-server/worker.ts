@@ -14,6 +14,7 @@ import { strictMetadataFetch } from "./metadata-fetch";
 import { signIn } from "./sign-in";
 import { PAGE_HEADERS, problemPage } from "./sign-in-page";
 import { type Faults, guardStores, OverlongInput } from "./stores";
+import { admitStranger } from "./strangers";
 import { unavailableAnswer } from "./unavailable";
 
 // The library fetches apps' metadata documents with the global fetch, and nothing else does here.
@@ -63,8 +64,10 @@ export default class AuthServer extends WorkerEntrypoint<AuthEnv> {
     const env = guardStores(this.env, faults);
     let answer: Response | undefined;
     try {
-      if (url.pathname === "/authorize") answer = await signIn(server.getOAuthApi(env), env, request);
-      else answer = await server.fetch(request, env, this.ctx);
+      const admitted = await admitStranger(env, request, url.pathname);
+      if (admitted instanceof Response) answer = admitted;
+      else if (url.pathname === "/authorize") answer = await signIn(server.getOAuthApi(env), env, admitted);
+      else answer = await server.fetch(admitted, env, this.ctx);
     } catch (error) {
       if (error instanceof OverlongInput) return overlongAnswer(url.pathname);
       if (faults.causes.length === 0) throw error;

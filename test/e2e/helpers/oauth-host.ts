@@ -15,6 +15,16 @@ import type {
 
 export const HOST_NAME = "E2E Agent Host";
 
+/**
+ * A client address of its own (RFC 2544's benchmarking range) for each registration and page
+ * a test opens: each counts against its address on the throttle of strangers (src/auth-server/
+ * strangers.ts), and a test of something else must not reach it. Throttle tests send their own.
+ */
+export const freshAddress = () => {
+  const [high = 0, low = 0] = randomBytes(2);
+  return { "CF-Connecting-IP": `198.18.${high}.${low}` };
+};
+
 /** A loopback server at /callback: its address, and each query string it was sent. */
 export const startCallback = async () => {
   const received: URLSearchParams[] = [];
@@ -94,7 +104,7 @@ export const pkce = () => {
 export const registerClient = async (origin: string, redirectUri: string, name = HOST_NAME) => {
   const response = await fetch(`${origin}/oauth/register`, {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", ...freshAddress() },
     body: JSON.stringify({ client_name: name, redirect_uris: [redirectUri], token_endpoint_auth_method: "none" }),
   });
   if (response.status !== 201) throw new Error(`registration: ${response.status} ${await response.text()}`);
@@ -129,7 +139,10 @@ export const openSignInPage = async (
   authorization: Authorization,
   headers: Record<string, string> = {},
 ) => {
-  const page = await fetch(authorizeUrl(origin, authorization), { redirect: "manual", headers });
+  const page = await fetch(authorizeUrl(origin, authorization), {
+    redirect: "manual",
+    headers: { ...freshAddress(), ...headers },
+  });
   const html = await page.text();
   const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1];
   const cookie = page.headers
@@ -144,7 +157,7 @@ export const postSignInForm = (origin: string, fields: Record<string, string>, h
   fetch(`${origin}/authorize`, {
     method: "POST",
     redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+    headers: { "Content-Type": "application/x-www-form-urlencoded", ...freshAddress(), ...headers },
     body: new URLSearchParams(fields),
   });
 

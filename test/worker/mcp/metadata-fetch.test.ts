@@ -10,7 +10,7 @@ const URL_OF_DOCUMENT = "https://app.example/client.json";
 
 /** An origin that answers every request with `answer`, and the redirect mode each was asked with. */
 const origin = (answer: () => Response) => {
-  const modes: (RequestRedirect | undefined)[] = [];
+  const modes: RequestInit["redirect"][] = [];
   const fetcher = (async (_input: RequestInfo | URL, init?: RequestInit) => {
     modes.push(init?.redirect);
     return answer();

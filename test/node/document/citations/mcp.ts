@@ -4,6 +4,28 @@ import { type Citation, edit } from "./citation";
 export const MCP: Citation[] = [
   {
     page: "docs/mcp.md",
+    test: "test/worker/mcp/sign-in-strangers.test.ts",
+    claim: "Neither refusal stores anything",
+    shownBy: [
+      "is taken at 5 KiB, and refused with 413 one byte over, storing nothing",
+      "count on the unknown-key throttle: 60 a minute, then 429 with Retry-After, storing nothing",
+    ],
+    breaks: [
+      edit(
+        "src/auth-server/strangers.ts",
+        "export const MAX_REGISTRATION_BYTES = 5120;",
+        "export const MAX_REGISTRATION_BYTES = 5121;",
+      ),
+      edit(
+        "src/auth-server/strangers.ts",
+        "export const MAX_REGISTRATION_BYTES = 5120;",
+        "export const MAX_REGISTRATION_BYTES = 5119;",
+      ),
+      edit("src/auth-server/strangers.ts", "if (!storesForStranger(request, path)) return request;", "return request;"),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
     test: "test/worker/mcp/metadata-fetch.test.ts",
     claim: "the sign-in Worker follows no redirect to it and takes only a `200` of `application/json`",
     shownBy: [

@@ -1,0 +1,129 @@
+import { createExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import type { AuthEnv } from "../../../src/auth-server/env";
+import type AuthServer from "../../../src/auth-server/worker";
+import { BASE_URL } from "../../helpers/index";
+import { inOneLimiterWindow } from "../../helpers/limiter-window";
+
+// What a caller that nobody admitted may make the sign-in Worker store (src/auth-server/
+// strangers.ts): each registration and each page opened counts against its address on the
+// unknown-key throttle, 60 a minute, and a registration's metadata is at most 5 KiB. A refused
+// one stores nothing: the sign-in Worker runs here on the suite's stores, its KV's writes seen.
+
+/** docs/mcp.md: the throttle's allowance a minute, per address. */
+const THROTTLE_LIMIT = 60;
+/** docs/mcp.md: the most bytes of client metadata a registration may send. */
+const MAX_REGISTRATION_BYTES = 5120;
+const REDIRECT_URI = "http://127.0.0.1:9/callback";
+
+/** Every write the sign-in Worker made to OAUTH_KV, by key. */
+const written: string[] = [];
+const oauthKv = (env as Cloudflare.Env & { TEST_OAUTH_KV: KVNamespace }).TEST_OAUTH_KV;
+const bindings: AuthEnv = {
+  OAUTH_KV: new Proxy(oauthKv, {
+    get(target, property) {
+      const value = Reflect.get(target, property) as unknown;
+      if (property !== "put" || typeof value !== "function")
+        return typeof value === "function" ? value.bind(target) : value;
+      return (key: string, ...rest: unknown[]) => {
+        written.push(key);
+        return (value as (...args: unknown[]) => Promise<void>).apply(target, [key, ...rest]);
+      };
+    },
+  }),
+  API_KEYS: env.API_KEYS,
+  AUTH_FAILURE_LIMITER: env.AUTH_FAILURE_LIMITER,
+};
+
+let SignInWorker: typeof AuthServer;
+const signIn = (request: Request) => new SignInWorker(createExecutionContext(), bindings).fetch(request);
+
+/** A fresh address of RFC 2544's benchmarking range: one client of the throttle. */
+const freshAddress = () => {
+  const [high = 0, low = 0] = crypto.getRandomValues(new Uint8Array(2));
+  return `198.19.${high}.${low}`;
+};
+
+/** Client metadata of exactly `bytes` bytes, padded with a member the library ignores. */
+const metadataOf = (bytes: number) => {
+  const bare = JSON.stringify({
+    client_name: "Stranger",
+    redirect_uris: [REDIRECT_URI],
+    token_endpoint_auth_method: "none",
+  });
+  return `${bare.slice(0, -1)},"padding":"${"x".repeat(bytes - bare.length - ',"padding":""'.length)}"}`;
+};
+const register = (address: string, body = metadataOf(200)) =>
+  signIn(
+    new Request(`${BASE_URL}/oauth/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "CF-Connecting-IP": address },
+      body,
+    }),
+  );
+
+let pageUrl: string;
+beforeAll(async () => {
+  // The library says, as it loads, that it fetches no metadata document here (the suite's
+  // Worker lacks the flag that lets it): said once, and not the test's subject.
+  const spy = vi.spyOn(console, "warn").mockImplementation(() => {});
+  SignInWorker = (await import("../../../src/auth-server/worker")).default;
+  spy.mockRestore();
+  const { client_id: clientId } = (await (await register(freshAddress())).json()) as { client_id: string };
+  pageUrl = `${BASE_URL}/authorize?${new URLSearchParams({
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+    code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+    code_challenge_method: "S256",
+    scope: "read",
+    resource: `${BASE_URL}/mcp`,
+  })}`;
+});
+
+describe("a registration's metadata", () => {
+  it("is taken at 5 KiB, and refused with 413 one byte over, storing nothing", async () => {
+    expect(metadataOf(MAX_REGISTRATION_BYTES)).toHaveLength(MAX_REGISTRATION_BYTES);
+    expect((await register(freshAddress(), metadataOf(MAX_REGISTRATION_BYTES))).status).toBe(201);
+    written.length = 0;
+    const refused = await register(freshAddress(), metadataOf(MAX_REGISTRATION_BYTES + 1));
+    expect(refused.status).toBe(413);
+    expect(await refused.json()).toEqual({
+      error: "invalid_client_metadata",
+      error_description: "Client metadata may be at most 5120 bytes.",
+    });
+    expect(written).toEqual([]);
+  });
+});
+
+describe("an address's registrations and pages", () => {
+  it("count on the unknown-key throttle: 60 a minute, then 429 with Retry-After, storing nothing", async () => {
+    const { allowed, registration, page, writes } = await inOneLimiterWindow(async () => {
+      const address = freshAddress();
+      const allowed: number[] = [];
+      for (let sent = 0; sent < THROTTLE_LIMIT; sent++) {
+        const answer =
+          sent % 2 === 0
+            ? await register(address)
+            : await signIn(new Request(pageUrl, { headers: { "CF-Connecting-IP": address } }));
+        allowed.push(answer.status);
+      }
+      written.length = 0;
+      const registration = await register(address);
+      const page = await signIn(new Request(pageUrl, { headers: { "CF-Connecting-IP": address } }));
+      return { allowed, registration, page, writes: [...written] };
+    });
+    expect(allowed).toEqual(Array.from({ length: THROTTLE_LIMIT }, (_, sent) => (sent % 2 === 0 ? 201 : 200)));
+    expect(registration.status).toBe(429);
+    expect(registration.headers.get("Retry-After")).toBe("60");
+    expect(await registration.json()).toEqual({
+      error: "temporarily_unavailable",
+      error_description: "Too many sign-ins from this address; try again in a minute.",
+    });
+    expect(page.status).toBe(429);
+    expect(page.headers.get("Retry-After")).toBe("60");
+    expect(await page.text()).toContain("Too many sign-ins from this address; try again in a minute.");
+    expect(writes).toEqual([]);
+  });
+});
