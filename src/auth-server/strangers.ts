@@ -6,6 +6,7 @@
 // registration's metadata is at most 5 KiB, as an app's metadata document is.
 import { mayTryUnknown } from "../keys/verify";
 import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
+import { boundedBody } from "./bounded-body";
 import type { AuthEnv } from "./env";
 import { PAGE_HEADERS, problemPage } from "./sign-in-page";
 
@@ -34,29 +35,6 @@ const tooLarge = () =>
     },
     { status: 413, headers: NO_STORE },
   );
-
-/** The body of `request` when it is at most `max` bytes, else undefined (read no further). */
-const boundedBody = async (request: Request, max: number): Promise<Uint8Array | undefined> => {
-  if (Number(request.headers.get("Content-Length") ?? 0) > max) return undefined;
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  const reader = request.body?.getReader();
-  for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
-    length += read.value.byteLength;
-    if (length > max) {
-      await reader?.cancel();
-      return undefined;
-    }
-    chunks.push(read.value);
-  }
-  const body = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
-};
 
 /** Whether `request` makes this Worker store something for a caller nobody admitted. */
 const storesForStranger = (request: Request, path: string) =>

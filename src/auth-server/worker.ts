@@ -8,6 +8,7 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import { SCOPES } from "../keys/api-key";
 import { logDependencyFault } from "../lib/faults";
+import { withoutRepeatedClientId } from "./client-authentication";
 import type { AuthEnv, GrantProps } from "./env";
 import { ACCESS_TOKEN_TTL_S, boundByKey, REFRESH_TOKEN_TTL_S } from "./lifetimes";
 import { strictMetadataFetch } from "./metadata-fetch";
@@ -20,6 +21,8 @@ import { unavailableAnswer } from "./unavailable";
 // The library fetches apps' metadata documents with the global fetch, and nothing else does here.
 globalThis.fetch = strictMetadataFetch(globalThis.fetch.bind(globalThis));
 
+const TOKEN_PATH = "/oauth/token";
+
 /** One server per origin the API is served at: the issuer and the resource are the API's own host. */
 const servers = new Map<string, OAuthAuthorizationServer<AuthEnv>>();
 const MAX_ORIGINS = 8;
@@ -31,13 +34,16 @@ const serverFor = (origin: string) => {
       issuer: origin,
       resources: [`${origin}/mcp`],
       authorizeEndpoint: "/authorize",
-      tokenEndpoint: "/oauth/token",
+      tokenEndpoint: TOKEN_PATH,
       clientRegistrationEndpoint: "/oauth/register",
       scopesSupported: [...SCOPES],
       clientIdMetadataDocumentEnabled: true,
       accessTokenTTL: ACCESS_TOKEN_TTL_S,
       refreshTokenTTL: REFRESH_TOKEN_TTL_S,
       tokenExchangeCallback: boundByKey,
+      // Not the library's line for every refusal: a refusal is the client's to read, and each
+      // request's status is in the Worker's own logs; a store's fault has its fault line (below).
+      onError: () => undefined,
     });
     servers.set(origin, server);
   }
@@ -52,6 +58,12 @@ const overlongAnswer = (path: string) => {
     : Response.json({ error: "invalid_request", error_description: message }, { status: 400 });
 };
 
+/** The request as the library is to see it (./strangers.ts, ./client-authentication.ts), or the answer that refuses it first. */
+const prepared = async (env: AuthEnv, request: Request, path: string) => {
+  const admitted = await admitStranger(env, request, path);
+  return admitted instanceof Response || path !== TOKEN_PATH ? admitted : withoutRepeatedClientId(admitted);
+};
+
 export default class AuthServer extends WorkerEntrypoint<AuthEnv> {
   /**
    * Every request runs on its own guarded stores (./stores.ts): a fault of one, whatever the
@@ -64,10 +76,10 @@ export default class AuthServer extends WorkerEntrypoint<AuthEnv> {
     const env = guardStores(this.env, faults);
     let answer: Response | undefined;
     try {
-      const admitted = await admitStranger(env, request, url.pathname);
-      if (admitted instanceof Response) answer = admitted;
-      else if (url.pathname === "/authorize") answer = await signIn(server.getOAuthApi(env), env, admitted);
-      else answer = await server.fetch(admitted, env, this.ctx);
+      const ready = await prepared(env, request, url.pathname);
+      if (ready instanceof Response) answer = ready;
+      else if (url.pathname === "/authorize") answer = await signIn(server.getOAuthApi(env), env, ready);
+      else answer = await server.fetch(ready, env, this.ctx);
     } catch (error) {
       if (error instanceof OverlongInput) return overlongAnswer(url.pathname);
       if (faults.causes.length === 0) throw error;

@@ -4,6 +4,23 @@ import { type Citation, edit } from "./citation";
 export const MCP: Citation[] = [
   {
     page: "docs/mcp.md",
+    test: "test/worker/mcp/client-authentication.test.ts",
+    claim: "the token endpoint takes that as one way of authenticating",
+    shownBy: [
+      "gets its tokens with its client_id repeated in the form, and refreshes alike (Python's mcp client)",
+      "is refused another client_id beside Basic, and a client_secret beside it, as two ways of authenticating",
+    ],
+    breaks: [
+      edit("src/auth-server/client-authentication.ts", 'form.delete("client_id");', ""),
+      edit(
+        "src/auth-server/client-authentication.ts",
+        'if (!repeatsBasic || form.has("client_secret"))',
+        "if (false)",
+      ),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
     test: "test/worker/mcp/sign-in-strangers.test.ts",
     claim: "Neither refusal stores anything",
     shownBy: [
