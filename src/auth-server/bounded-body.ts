@@ -1,5 +1,5 @@
 // A request body read whole only when it is small: the sign-in Worker reads some bodies
-// before the library does (./strangers.ts, ./client-authentication.ts), and reads no further
+// before the library does (./strangers.ts, ./token-request.ts), and reads no further
 // than it must into one that is not.
 
 /** The body of `request` when it is at most `max` bytes, else undefined (read no further). */

@@ -1,11 +1,18 @@
-// A confidential client that authenticates with HTTP Basic and repeats its client_id in the
-// form, as Python's `mcp` client (2.3) and every host built on it does. RFC 6749 section 2.3
-// forbids more than one way of authenticating in a request; a client_id alone authenticates
-// nothing (section 4.1.3 has clients that do not authenticate send it), so one that repeats
-// the Basic credentials' id is dropped here, before the library, which would count it as a
-// second way. Any other client_id, or a client_secret beside Basic, goes on as sent, for the
-// library to refuse.
+// A request to the token endpoint, read before the library sees it, for two rules the
+// library lacks:
+// - A confidential client that authenticates with HTTP Basic and repeats its client_id in
+//   the form, as Python's `mcp` client (2.3) and every host built on it does. RFC 6749
+//   section 2.3 forbids more than one way of authenticating; a client_id alone proves nothing
+//   (section 4.1.3 has clients that do not authenticate send it), so one that repeats Basic's
+//   id is dropped. Another client_id, or a client_secret beside Basic, goes on, for the
+//   library to refuse.
+// - A refresh token used a second time (RFC 9700 section 4.14.2). The library keeps a grant's
+//   previous refresh token valid beside its successor; whoever presents it again is either
+//   its client, whose answer was lost, or someone who copied it, and the two cannot be told
+//   apart. So the grant is revoked, both tokens with it, and its host signs in again.
+import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { boundedBody } from "./bounded-body";
+import type { AuthEnv } from "./env";
 
 /** Far more than any request of the token endpoint holds (a code, a verifier, a refresh token). */
 export const MAX_TOKEN_REQUEST_BYTES = 16_384;
@@ -23,20 +30,50 @@ const basicClientId = (authorization: string | null) => {
   }
 };
 
-const tooLarge = () =>
-  Response.json(
-    { error: "invalid_request", error_description: `A token request may be at most ${MAX_TOKEN_REQUEST_BYTES} bytes.` },
-    { status: 413, headers: { "Cache-Control": "no-store" } },
-  );
+const refusal = (status: number, error: string, description: string) =>
+  Response.json({ error, error_description: description }, { status, headers: { "Cache-Control": "no-store" } });
 
-/** The token request to go on with: without a client_id that repeats Basic's; or the 413 of one too large to read. */
-export const withoutRepeatedClientId = async (request: Request): Promise<Request | Response> => {
-  const basicId = basicClientId(request.headers.get("Authorization"));
-  if (basicId === undefined || request.method !== "POST") return request;
+/** The grant a refresh token names (userId:grantId:secret), and the token's id as the library stores it (SHA-256, hex). */
+const grantOf = async (refreshToken: string) => {
+  const [userId, grantId, secret, ...rest] = refreshToken.split(":");
+  if (!userId || !grantId || !secret || rest.length > 0) return undefined;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(refreshToken));
+  const tokenId = Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return { userId, grantId, tokenId };
+};
+
+/** Whether `refreshToken` is its grant's previous one, used already: then the grant is revoked. */
+const revokedForReuse = async (env: AuthEnv, oauth: OAuthHelpers, refreshToken: string) => {
+  const named = await grantOf(refreshToken);
+  if (!named) return false;
+  const grant = await env.OAUTH_KV.get<{ previousRefreshTokenId?: string }>(`grant:${named.userId}:${named.grantId}`, {
+    type: "json",
+  });
+  if (grant?.previousRefreshTokenId !== named.tokenId) return false;
+  await oauth.revokeGrant(named.grantId, named.userId);
+  return true;
+};
+
+/** The token request to go on with, or the answer that refuses it first. */
+export const preparedTokenRequest = async (
+  env: AuthEnv,
+  oauth: OAuthHelpers,
+  request: Request,
+): Promise<Request | Response> => {
+  const type = request.headers.get("Content-Type")?.split(";")[0]?.trim().toLowerCase();
+  if (request.method !== "POST" || type !== "application/x-www-form-urlencoded") return request;
   const body = await boundedBody(request, MAX_TOKEN_REQUEST_BYTES);
-  if (body === undefined) return tooLarge();
+  if (body === undefined) {
+    return refusal(413, "invalid_request", `A token request may be at most ${MAX_TOKEN_REQUEST_BYTES} bytes.`);
+  }
   const form = new URLSearchParams(new TextDecoder().decode(body));
-  const repeatsBasic = form.getAll("client_id").length === 1 && form.get("client_id") === basicId;
+  const refreshToken = form.get("refresh_token");
+  if (form.get("grant_type") === "refresh_token" && refreshToken && (await revokedForReuse(env, oauth, refreshToken))) {
+    return refusal(400, "invalid_grant", "This refresh token was used already: its access is revoked; sign in again.");
+  }
+  const basicId = basicClientId(request.headers.get("Authorization"));
+  const repeatsBasic =
+    basicId !== undefined && form.getAll("client_id").length === 1 && form.get("client_id") === basicId;
   if (!repeatsBasic || form.has("client_secret")) return new Request(request, { body });
   form.delete("client_id");
   return new Request(request, { body: form.toString() });

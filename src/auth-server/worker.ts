@@ -8,7 +8,6 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import { SCOPES } from "../keys/api-key";
 import { logDependencyFault } from "../lib/faults";
-import { withoutRepeatedClientId } from "./client-authentication";
 import type { AuthEnv, GrantProps } from "./env";
 import { ACCESS_TOKEN_TTL_S, boundByKey, REFRESH_TOKEN_TTL_S } from "./lifetimes";
 import { strictMetadataFetch } from "./metadata-fetch";
@@ -16,6 +15,7 @@ import { signIn } from "./sign-in";
 import { PAGE_HEADERS, problemPage } from "./sign-in-page";
 import { type Faults, guardStores, OverlongInput } from "./stores";
 import { admitStranger } from "./strangers";
+import { preparedTokenRequest } from "./token-request";
 import { unavailableAnswer } from "./unavailable";
 
 // The library fetches apps' metadata documents with the global fetch, and nothing else does here.
@@ -58,10 +58,11 @@ const overlongAnswer = (path: string) => {
     : Response.json({ error: "invalid_request", error_description: message }, { status: 400 });
 };
 
-/** The request as the library is to see it (./strangers.ts, ./client-authentication.ts), or the answer that refuses it first. */
+/** The request as the library is to see it (./strangers.ts, ./token-request.ts), or the answer that refuses it first. */
 const prepared = async (env: AuthEnv, request: Request, path: string) => {
   const admitted = await admitStranger(env, request, path);
-  return admitted instanceof Response || path !== TOKEN_PATH ? admitted : withoutRepeatedClientId(admitted);
+  if (admitted instanceof Response || path !== TOKEN_PATH) return admitted;
+  return preparedTokenRequest(env, serverFor(new URL(request.url).origin).getOAuthApi(env), admitted);
 };
 
 export default class AuthServer extends WorkerEntrypoint<AuthEnv> {

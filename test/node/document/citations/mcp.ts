@@ -4,19 +4,32 @@ import { type Citation, edit } from "./citation";
 export const MCP: Citation[] = [
   {
     page: "docs/mcp.md",
-    test: "test/worker/mcp/client-authentication.test.ts",
+    test: "test/worker/mcp/token-request.test.ts",
+    claim: "one used a second time revokes its grant",
+    shownBy: [
+      "used a second time revokes its grant: the copy, its successor and their access tokens all end",
+      "that its grant never issued is refused, and revokes nothing",
+    ],
+    breaks: [
+      edit("src/auth-server/token-request.ts", "await oauth.revokeGrant(named.grantId, named.userId);", ""),
+      edit(
+        "src/auth-server/token-request.ts",
+        "if (grant?.previousRefreshTokenId !== named.tokenId) return false;",
+        "if (!grant) return false;",
+      ),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/worker/mcp/token-request.test.ts",
     claim: "the token endpoint takes that as one way of authenticating",
     shownBy: [
       "gets its tokens with its client_id repeated in the form, and refreshes alike (Python's mcp client)",
       "is refused another client_id beside Basic, and a client_secret beside it, as two ways of authenticating",
     ],
     breaks: [
-      edit("src/auth-server/client-authentication.ts", 'form.delete("client_id");', ""),
-      edit(
-        "src/auth-server/client-authentication.ts",
-        'if (!repeatsBasic || form.has("client_secret"))',
-        "if (false)",
-      ),
+      edit("src/auth-server/token-request.ts", 'form.delete("client_id");', ""),
+      edit("src/auth-server/token-request.ts", 'if (!repeatsBasic || form.has("client_secret"))', "if (false)"),
     ],
   },
   {

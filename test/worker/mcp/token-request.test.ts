@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { BASE_URL, createApiKey, send } from "../../helpers/index";
 
-// A confidential client at the token endpoint (src/auth-server/client-authentication.ts): HTTP
-// Basic with its client_id repeated in the form, as Python's `mcp` client sends it, is one way
-// of authenticating and gets its tokens; a second way beside Basic is still refused.
+// The token endpoint's own rules (src/auth-server/token-request.ts): HTTP Basic with the
+// client_id repeated in the form, as Python's `mcp` client sends it, is one way of
+// authenticating and gets its tokens, a second way beside Basic is still refused; and a
+// refresh token used a second time revokes its grant (RFC 9700 section 4.14.2).
 
 const REDIRECT_URI = "http://127.0.0.1:9/callback";
 const SIGN_IN = "OAuth's endpoints and pages are not in openapi.json";
@@ -87,13 +88,71 @@ describe("a confidential client with HTTP Basic", () => {
   });
 
   it("is refused another client_id beside Basic, and a client_secret beside it, as two ways of authenticating", async () => {
-    for (const extra of [
+    const twoWays: Record<string, string>[] = [
       { client_id: "someone-else" },
       { client_id: client.client_id, client_secret: client.client_secret },
-    ]) {
+    ];
+    for (const extra of twoWays) {
       const refused = await exchange(extra);
       expect(refused.status).toBe(400);
       expect(await refused.json()).toMatchObject({ error: "invalid_request" });
     }
+  });
+});
+
+describe("a refresh token", () => {
+  const refresh = (refreshToken: string) =>
+    fetchApi("/oauth/token", formPost({ grant_type: "refresh_token", refresh_token: refreshToken }, basic));
+  const tokensOf = async (answer: Response) => {
+    expect(answer.status).toBe(200);
+    return (await answer.json()) as { access_token: string; refresh_token: string };
+  };
+  const listPets = (accessToken: string) =>
+    send(
+      new Request(`${BASE_URL}/mcp`, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${accessToken}`,
+          "Content-Type": "application/json",
+          "MCP-Protocol-Version": "2025-11-25",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "list_pets", arguments: {} },
+        }),
+      }),
+      { outsideContract: SIGN_IN },
+    );
+
+  it("is replaced at each refresh, each successor working in turn", async () => {
+    const first = await tokensOf(await exchange({}));
+    const second = await tokensOf(await refresh(first.refresh_token));
+    const third = await tokensOf(await refresh(second.refresh_token));
+    expect((await listPets(third.access_token)).status).toBe(200);
+  });
+
+  it("used a second time revokes its grant: the copy, its successor and their access tokens all end", async () => {
+    const first = await tokensOf(await exchange({}));
+    const successor = await tokensOf(await refresh(first.refresh_token));
+    const replayed = await refresh(first.refresh_token);
+    expect(replayed.status).toBe(400);
+    expect(await replayed.json()).toEqual({
+      error: "invalid_grant",
+      error_description: "This refresh token was used already: its access is revoked; sign in again.",
+    });
+    const afterwards = await refresh(successor.refresh_token);
+    expect(afterwards.status).toBe(400);
+    expect(await afterwards.json()).toMatchObject({ error: "invalid_grant" });
+    expect((await listPets(successor.access_token)).status).toBe(401);
+  });
+
+  it("that its grant never issued is refused, and revokes nothing", async () => {
+    const first = await tokensOf(await exchange({}));
+    const [userId, grantId] = first.refresh_token.split(":");
+    const forged = await refresh(`${userId}:${grantId}:not-the-secret`);
+    expect(forged.status).toBe(400);
+    expect((await refresh(first.refresh_token)).status).toBe(200);
   });
 });
