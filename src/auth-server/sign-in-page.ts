@@ -46,6 +46,13 @@ ${local}${problem ? `<p class="problem" role="alert">${escapeHtml(problem)}</p>`
 </form></html>`;
 };
 
-/** A page that says why no sign-in can go on, with no way back to an app nobody verified. */
-export const problemPage = (problem: string) =>
-  `<!doctype html>\n<html lang="en"><meta charset="utf-8"><title>Sign-in failed</title><style>${STYLE}</style>\n<h1>Sign-in failed</h1>\n<p class="problem" role="alert">${escapeHtml(problem)}</p></html>`;
+/**
+ * A page that says why no sign-in can go on; with a link back to the app (`back`, its
+ * verified redirect URI with the error) for the person to follow, never followed for them.
+ */
+export const problemPage = (problem: string, back?: string) => {
+  const link = back
+    ? `\n<p><a id="back" href="${escapeHtml(back)}">Back to the app at ${escapeHtml(new URL(back).host)}</a></p>`
+    : "";
+  return `<!doctype html>\n<html lang="en"><meta charset="utf-8"><title>Sign-in failed</title><style>${STYLE}</style>\n<h1>Sign-in failed</h1>\n<p class="problem" role="alert">${escapeHtml(problem)}</p>${link}</html>`;
+};

@@ -46,9 +46,12 @@ const showPage = async (
   const asked = askedScopes(request.scope);
   if ("unknown" in asked) {
     const { redirectUri, state, issuer } = request;
-    return redirect(
-      authorizationErrorRedirect({ redirectUri, state: state || undefined, issuer }, "invalid_scope", asked.unknown),
+    const back = authorizationErrorRedirect(
+      { redirectUri, state: state || undefined, issuer },
+      "invalid_scope",
+      asked.unknown,
     );
+    return page(problemPage(asked.unknown, back), 400);
   }
   const details = await oauth.describeConsent(request);
   const consent = await oauth.beginConsent(request);
@@ -115,12 +118,13 @@ const submitted = async (oauth: OAuthApi, env: AuthEnv, request: Request) => {
 };
 
 /**
- * A request the library refused: back to the app with the error when its redirect URI was
- * verified; otherwise a page, never a redirect to an address nobody verified.
+ * A request the library refused: a page that says why, never a redirect before the person
+ * has acted (RFC 9700 section 4.11.2: an app registers its own redirect URI, and an
+ * automatic redirect to it would make this host an open redirector). Where the app's
+ * redirect URI was verified, the page links back to it with the error.
  */
 const refused = (error: unknown) => {
-  if (error instanceof AuthorizationError && error.redirectTo) return redirect(error.redirectTo);
-  if (error instanceof AuthorizationError) return page(problemPage(error.description), 400);
+  if (error instanceof AuthorizationError) return page(problemPage(error.description, error.redirectTo), 400);
   if (error instanceof CimdFetchError) return page(problemPage("The app's metadata document could not be read."), 400);
   throw error;
 };

@@ -6,6 +6,7 @@ import {
   type Authorization,
   authorizeUrl,
   exchangeCode,
+  freshAddress,
   listPetsWith,
   openSignInPage,
   pkce,
@@ -44,6 +45,19 @@ const tokensFor = async (key: string, scope?: string) => {
   const exchanged = await exchangeCode(api.origin, answer?.headers.get("Location") ?? "", authorization, verifier);
   expect(exchanged.status).toBe(200);
   return (await exchanged.json()) as { access_token: string; refresh_token: string; scope: string };
+};
+
+/**
+ * Where the page of a refused request links back to (the app's redirect URI with the error):
+ * a page, 400, never a redirect before the person acts (RFC 9700 section 4.11.2).
+ */
+const backLink = async (refused: Response) => {
+  expect(refused.status).toBe(400);
+  expect(refused.headers.get("Location")).toBeNull();
+  const html = await refused.text();
+  expect(html).not.toContain("<form");
+  const href = /<a id="back" href="([^"]+)">/.exec(html)?.[1] ?? "";
+  return new URL(href.replaceAll("&amp;", "&"));
 };
 
 /** The grants that KV holds for `key`: what a sign-in stored. */
@@ -123,13 +137,14 @@ describe("the sign-in page", () => {
     expect(await grantsOf(writeOnly)).toEqual([]);
   });
 
-  it("sends an app that asks for a scope this API does not have back with invalid_scope, showing nothing", async () => {
+  it("refuses a scope this API does not have, showing no form: the page links back to the app with invalid_scope", async () => {
     for (const scope of ["READ", "read-only", "read\u200b", "read admin"]) {
       const { authorization } = await newAuthorization(scope);
-      const { page, handle } = await openSignInPage(api.origin, authorization);
-      expect(page.status, scope).toBe(302);
-      expect(handle).toBeUndefined();
-      const back = new URL(page.headers.get("Location") ?? "");
+      const page = await fetch(authorizeUrl(api.origin, authorization), {
+        redirect: "manual",
+        headers: freshAddress(),
+      });
+      const back = await backLink(page);
       expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
       expect(back.searchParams.get("error"), scope).toBe("invalid_scope");
       expect(back.searchParams.get("error_description")).toMatch(
@@ -179,30 +194,31 @@ describe("the sign-in page", () => {
   it("never redirects to a redirect URI the app did not register", async () => {
     const { authorization } = await newAuthorization("read");
     for (const redirectUri of [`${REDIRECT_URI}/other`, "http://127.0.0.1:9/callbac", "https://attacker.example/cb"]) {
-      const page = await fetch(authorizeUrl(api.origin, { ...authorization, redirectUri }), { redirect: "manual" });
+      const page = await fetch(authorizeUrl(api.origin, { ...authorization, redirectUri }), {
+        redirect: "manual",
+        headers: freshAddress(),
+      });
       expect(page.status, redirectUri).toBe(400);
       expect(page.headers.get("Location"), redirectUri).toBeNull();
       expect(await page.text()).toContain("Sign-in failed");
     }
   });
 
-  it("takes PKCE with S256 only: a plain challenge goes back to the app as invalid_request", async () => {
+  it("takes PKCE with S256 only: a plain challenge's page links back to the app with invalid_request", async () => {
     const { authorization } = await newAuthorization("read");
     const url = new URL(authorizeUrl(api.origin, authorization));
     url.searchParams.set("code_challenge_method", "plain");
-    const refused = await fetch(url, { redirect: "manual" });
-    expect(refused.status).toBe(302);
-    expect(new URL(refused.headers.get("Location") ?? "").searchParams.get("error")).toBe("invalid_request");
+    const back = await backLink(await fetch(url, { redirect: "manual", headers: freshAddress() }));
+    expect(back.searchParams.get("error")).toBe("invalid_request");
   });
 
-  it("sends a resource other than this host's /mcp back to the app as invalid_target", async () => {
+  it("gives a resource other than this host's /mcp a page linking back to the app with invalid_target", async () => {
     const { authorization } = await newAuthorization("read");
     const url = authorizeUrl(api.origin, { ...authorization, resource: "https://other.example/mcp" });
-    const refused = await fetch(url, { redirect: "manual" });
-    expect(refused.status).toBe(302);
-    const location = new URL(refused.headers.get("Location") ?? "");
-    expect(location.searchParams.get("error")).toBe("invalid_target");
-    expect(location.searchParams.get("iss")).toBe(api.origin);
+    const back = await backLink(await fetch(url, { redirect: "manual", headers: freshAddress() }));
+    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
+    expect(back.searchParams.get("error")).toBe("invalid_target");
+    expect(back.searchParams.get("iss")).toBe(api.origin);
   });
 
   it("throttles failed sign-ins as unknown keys are: 60 a minute from an address, the page's opening included, on the same count", async () => {
