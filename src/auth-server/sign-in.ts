@@ -32,6 +32,15 @@ const redirect = (location: string, headers = new Headers()) => {
   return new Response(null, { status: 302, headers });
 };
 
+const PKCE_REQUIRED = "PKCE is required: send a code_challenge (S256).";
+
+/** The page of a request refused before its form is shown, linking back to the app with the error. */
+const refusedRequest = (request: AuthRequest, code: "invalid_scope" | "invalid_request", description: string) => {
+  const { redirectUri, state, issuer } = request;
+  const back = authorizationErrorRedirect({ redirectUri, state: state || undefined, issuer }, code, description);
+  return page(problemPage(description, back), 400);
+};
+
 /**
  * The page for `request`, with a fresh handle (each works once), and why the last try failed;
  * or, when it asks for a scope this API does not have, back to the app with invalid_scope.
@@ -44,15 +53,9 @@ const showPage = async (
   ...more: Headers[]
 ) => {
   const asked = askedScopes(request.scope);
-  if ("unknown" in asked) {
-    const { redirectUri, state, issuer } = request;
-    const back = authorizationErrorRedirect(
-      { redirectUri, state: state || undefined, issuer },
-      "invalid_scope",
-      asked.unknown,
-    );
-    return page(problemPage(asked.unknown, back), 400);
-  }
+  if ("unknown" in asked) return refusedRequest(request, "invalid_scope", asked.unknown);
+  // The library asks PKCE of public clients only; every client here uses it, S256 (OAuth 2.1).
+  if (!request.codeChallenge) return refusedRequest(request, "invalid_request", PKCE_REQUIRED);
   const details = await oauth.describeConsent(request);
   const consent = await oauth.beginConsent(request);
   return page(signInPage(details, asked, consent.handle, problem), status, ...more, consent.headers);

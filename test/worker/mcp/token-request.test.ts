@@ -156,3 +156,24 @@ describe("a refresh token", () => {
     expect((await refresh(first.refresh_token)).status).toBe(200);
   });
 });
+
+describe("a confidential client's sign-in", () => {
+  it("needs PKCE, as a public client's does: without a code_challenge the page links back with invalid_request", async () => {
+    const query = new URLSearchParams({
+      response_type: "code",
+      client_id: client.client_id,
+      redirect_uri: REDIRECT_URI,
+      scope: "read",
+      state: "no-pkce",
+      resource: `${BASE_URL}/mcp`,
+    });
+    const page = await fetchApi(`/authorize?${query}`);
+    expect(page.status).toBe(400);
+    const html = await page.text();
+    expect(html).not.toContain("<form");
+    const back = new URL((/<a id="back" href="([^"]+)">/.exec(html)?.[1] ?? "").replaceAll("&amp;", "&"));
+    expect(back.searchParams.get("error")).toBe("invalid_request");
+    expect(back.searchParams.get("error_description")).toBe("PKCE is required: send a code_challenge (S256).");
+    expect(back.searchParams.get("state")).toBe("no-pkce");
+  });
+});

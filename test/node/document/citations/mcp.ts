@@ -5,6 +5,15 @@ export const MCP: Citation[] = [
   {
     page: "docs/mcp.md",
     test: "test/worker/mcp/token-request.test.ts",
+    claim: "for every client, confidential ones too",
+    shownBy: [
+      "needs PKCE, as a public client's does: without a code_challenge the page links back with invalid_request",
+    ],
+    breaks: [edit("src/auth-server/sign-in.ts", "if (!request.codeChallenge)", "if (false)")],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/worker/mcp/token-request.test.ts",
     claim: "one used a second time revokes its grant",
     shownBy: [
       "used a second time revokes its grant: the copy, its successor and their access tokens all end",
