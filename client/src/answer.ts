@@ -1,21 +1,12 @@
 // What the client reads off an answer besides its body.
 import { ApiError, scrub } from "./errors.js";
+import { linkTarget } from "./link.js";
 import { retryAfterMs } from "./retry.js";
 import { BOOKMARK, ERROR_CODES } from "./wire.js";
 
 /** The newer of two D1 bookmarks (they sort as strings do), ignoring what is not one: a bookmark of another shape is never kept. */
 export const newerBookmark = (kept: string | undefined, seen: string | null): string | undefined =>
   seen && BOOKMARK.test(seen) && (!kept || seen > kept) ? seen : kept;
-
-/** The target of the Link header's link with this relation, resolved against `base`; undefined without one, null when it is not a URL. */
-export const linkTarget = (link: string | null, relation: string, base: string): URL | undefined | null => {
-  for (const part of link?.split(",") ?? []) {
-    const [, target, rel] = /<([^>]*)>.*;\s*rel="?([^";]*)/.exec(part) ?? [];
-    if (target !== undefined && rel?.split(" ").includes(relation))
-      return URL.canParse(target, base) ? new URL(target, base) : null;
-  }
-  return undefined;
-};
 
 /** The body as JSON, or undefined if it is not JSON. */
 export const parseJson = (text: string): unknown => {

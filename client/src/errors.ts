@@ -24,17 +24,20 @@ export class ApiError extends Error {
   override name = "ApiError";
   /** The Idempotency-Key of the createPet that failed: call it again with this key to get its pet, never a second. */
   declare idempotencyKey?: string;
+  /** The answer's X-Request-Id, kept as any text it was sent is: quote it when you report a problem. */
+  readonly requestId: string | undefined;
   constructor(
     /** The HTTP status. */
     readonly status: number,
     readonly code: ErrorCode,
     message: string,
-    /** The answer's X-Request-Id: quote it when you report a problem. */
-    readonly requestId: string | undefined,
+    requestId: string | undefined,
     /** Seconds to wait before retrying, when the answer said (Retry-After). */
     readonly retryAfter: number | undefined,
   ) {
     super(scrub(message));
+    // A proxy may echo any header into it, Authorization included.
+    this.requestId = requestId === undefined ? undefined : scrub(requestId);
   }
 }
 

@@ -1,9 +1,10 @@
 // The client of the petstore edge API: one method per operation, and the service's
 // guarantees kept on the caller's behalf (client/README.md).
-import { apiError, type DeprecationWarning, deprecationOf, linkTarget, newerBookmark, parseJson } from "./answer.js";
+import { apiError, type DeprecationWarning, deprecationOf, newerBookmark, parseJson } from "./answer.js";
 import { attempt, type Fetch } from "./attempt.js";
 import { checkIdempotencyKey, checkOptions, isPet, isPetList } from "./checks.js";
 import { ApiError, NetworkError, TimeoutError } from "./errors.js";
+import { linkTarget } from "./link.js";
 import { backoffMs, RETRIED_STATUSES, retryAfterMs, sleep } from "./retry.js";
 import type { CallOptions, ClientOptions, PetstoreClient } from "./types.js";
 import type { ListPetsQuery, Pet } from "./wire.js";
@@ -129,9 +130,12 @@ export const createClient = (options: ClientOptions): PetstoreClient => {
   return {
     listPets,
     // The API lists by ascending id, and a page that points on is never empty: a walk holds
-    // only the last id, and ends (or throws) however an answer tries to keep it going.
+    // the last id and the cursors it followed, and ends (or throws) however an answer tries
+    // to keep it going.
     async *listAllPets(query = {}, options = {}) {
       let lastId = 0;
+      // Each cursor is followed once: one sent again would walk in a circle, new ids or not.
+      const followed = new Set<string>();
       let page = await listPets(query, options);
       for (;;) {
         for (const pet of page.pets) {
@@ -142,6 +146,9 @@ export const createClient = (options: ClientOptions): PetstoreClient => {
         const cursor = page.nextCursor;
         if (cursor === undefined) return;
         if (page.pets.length === 0) throw outOfOrder("The API sent an empty page that points to another.");
+        if (followed.has(cursor))
+          throw outOfOrder("The API sent a next link it had sent before: the walk cannot go on.");
+        followed.add(cursor);
         page = await listPets({ ...query, cursor }, options);
       }
     },

@@ -43,8 +43,19 @@ describe("a next link", () => {
   });
 
   it.each([
+    ["beside a quoted parameter with a comma, before rel", '<?cursor=abc>; title="a, b"; rel="next"'],
+    ["beside an escaped quote", '<?cursor=abc>; title="say \\"hi\\", then"; rel=next'],
+    ["after another link", '</v1/other>; rel="prev", <?cursor=abc>; rel="next"'],
+    ["with its relation in capitals, among others", '<?cursor=abc>; rel="Next successor-version"'],
+  ])("is read %s (RFC 8288)", async (_, link) => {
+    const { client } = answering(json([PET], { Link: link }));
+    expect(await client.listPets()).toEqual({ pets: [PET], nextCursor: "abc" });
+  });
+
+  it.each([
     ["not a URL", '<http://[::1>; rel="next"'],
     ["without a cursor", '<?limit=1>; rel="next"'],
+    ["in a header that cannot be read to its end", '<?cursor=abc>; title="never closed; rel="next"'],
   ])("%s is the API's not: an ApiError with the answer's request id", async (_, link) => {
     const error = await answering(json([PET], { Link: link }))
       .client.listPets()
@@ -81,6 +92,25 @@ describe("listAllPets", () => {
     expect(urls).toHaveLength(3);
   });
 
+  it("ends at a next link it followed before, however new the ids it brings", async () => {
+    const { client, urls } = answering(
+      json([pet(1)], { Link: '<?cursor=a>; rel="next"' }),
+      json([pet(2)], { Link: '<?cursor=b>; rel="next"' }),
+      json([pet(3)], { Link: '<?cursor=a>; rel="next"' }),
+      json([pet(4)]),
+    );
+    const ids: number[] = [];
+    const walked = (async () => {
+      for await (const { id } of client.listAllPets()) ids.push(id);
+    })();
+    await expect(walked).rejects.toMatchObject({
+      code: "unexpected_response",
+      message: "The API sent a next link it had sent before: the walk cannot go on.",
+    });
+    expect(ids).toEqual([1, 2, 3]);
+    expect(urls).toHaveLength(3);
+  });
+
   it.each([
     [
       "an empty page that points on",
@@ -107,6 +137,14 @@ describe("what the client keeps of a server's words", () => {
       .client.listPets()
       .catch((caught) => caught);
     expect(error.message).toBe("Refused ps_[redacted] (Bearer ps_[redacted])");
+    // A proxy that echoes Authorization into X-Request-Id.
+    const idEchoed = await answering(
+      json({ code: "unauthorized", message: "No.", status: 401 }, { "X-Request-Id": `Bearer ${KEY}` }, 401),
+    )
+      .client.listPets()
+      .catch((caught) => caught);
+    expect(idEchoed.requestId).toBe("Bearer ps_[redacted]");
+    expect(JSON.stringify(idEchoed)).not.toContain(KEY.slice(8));
     const redirect = () => new Response(null, { status: 307, headers: { Location: `https://evil.example/?k=${KEY}` } });
     const refused = await answering(redirect)
       .client.listPets()
