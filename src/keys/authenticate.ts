@@ -5,7 +5,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { ApiError, excerpt, unavailable } from "../http/errors";
 import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
-import { hasScope, type Scope } from "./api-key";
+import { hasScope, isApiKeyCredential, type Scope } from "./api-key";
 import { recordKeyUse } from "./last-used";
 import { type AdmittedKey, type Asker, type KeyVerdict, verifyKey } from "./verify";
 
@@ -111,8 +111,19 @@ export const admitApiKey = async (c: Context<AppEnv>, token: string) => {
   admit(c, await verifyKey(c.env, token, now, askerOf(c)), now, KEY_REFUSALS);
 };
 
-/** /v1's door: runs before any validation or database work. */
+/**
+ * /v1's door: runs before any validation or database work. It takes API keys only; anything
+ * without a key's prefix (an access token from signing in, most likely) is told so, unread.
+ */
 export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
-  await admitApiKey(c, bearerToken(c));
+  const token = bearerToken(c);
+  if (!isApiKeyCredential(token)) {
+    throw new ApiError(
+      "unauthorized",
+      "That is not an API key (ps_live_... or ps_test_...): /v1 takes API keys; an access token from signing in works at /mcp only.",
+      { "WWW-Authenticate": BEARER_CHALLENGES.invalid },
+    );
+  }
+  await admitApiKey(c, token);
   await next();
 });

@@ -343,6 +343,7 @@ describe("the token endpoint and /mcp", () => {
     expect((await listPetsWith(api.origin, tokens.access_token)).status).toBe(200);
     const atV1 = await fetch(`${api.origin}/v1/pets`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
     expect(atV1.status).toBe(401);
+    expect(((await atV1.json()) as { message: string }).message).toMatch(/^That is not an API key/);
     const { hostname, port } = new URL(api.origin);
     const otherHost = `http://${hostname === "localhost" ? "127.0.0.1" : "localhost"}:${port}`;
     expect((await listPetsWith(otherHost, tokens.access_token)).status).toBe(401);

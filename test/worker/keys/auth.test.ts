@@ -40,6 +40,7 @@ const badCredentials: [string, (key: string) => Record<string, string>, string][
     INVALID,
   ],
   ["the key with the production prefix", (key) => ({ Authorization: `Bearer ps_live_${key.slice(8)}` }), INVALID],
+  ["an access token, which is no API key", () => ({ Authorization: "Bearer 1f2e3d:grant:secret" }), INVALID],
 ];
 
 describe.each(operations)("$name without a valid key", ({ path, init }) => {
@@ -53,6 +54,18 @@ describe.each(operations)("$name without a valid key", ({ path, init }) => {
 });
 
 describe("authentication", () => {
+  it("tells a credential without a key's prefix, an access token most likely, that /v1 takes API keys", async () => {
+    for (const token of ["1f2e3d:grant:secret", "not-a-key", "PS_TEST_abc"]) {
+      const response = await call("/v1/pets", { key: null, headers: { Authorization: `Bearer ${token}` } });
+      const { message } = await expectError(response, 401, "unauthorized");
+      expect(message).toBe(
+        "That is not an API key (ps_live_... or ps_test_...): /v1 takes API keys; an access token from signing in works at /mcp only.",
+      );
+    }
+    const key = await call("/v1/pets", { key: null, headers: { Authorization: `Bearer ps_test_${"0".repeat(43)}` } });
+    expect((await expectError(key, 401, "unauthorized")).message).toBe("The API key is not valid.");
+  });
+
   it("accepts the scheme in any case and extra spaces before the token", async () => {
     for (const scheme of ["Bearer", "bearer", "BEARER", "bEaReR  "]) {
       const response = await call("/v1/pets", { key: null, headers: { Authorization: `${scheme} ${key}` } });

@@ -4,6 +4,13 @@ import { type Citation, edit } from "./citation";
 export const MCP: Citation[] = [
   {
     page: "docs/mcp.md",
+    test: "test/worker/keys/auth.test.ts",
+    claim: "which takes API keys only",
+    shownBy: ["tells a credential without a key's prefix, an access token most likely, that /v1 takes API keys"],
+    breaks: [edit("src/keys/authenticate.ts", "if (!isApiKeyCredential(token)) {", "if (false) {")],
+  },
+  {
+    page: "docs/mcp.md",
     test: "test/worker/mcp/token-request.test.ts",
     claim: "for every client, confidential ones too",
     shownBy: [
