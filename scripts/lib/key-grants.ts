@@ -9,7 +9,18 @@ import { cell, table } from "./key-list";
 /** A grant id as the library makes them; `all` names every grant of the key. */
 export const GRANT_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
-type GrantRecord = { id?: unknown; clientId?: unknown; scope?: unknown; createdAt?: unknown; expiresAt?: unknown };
+type GrantRecord = {
+  id?: unknown;
+  clientId?: unknown;
+  scope?: unknown;
+  createdAt?: unknown;
+  expiresAt?: unknown;
+  /** Present until the grant's code is exchanged for tokens. */
+  authCodeWrappedKey?: unknown;
+};
+
+/** How long the library keeps a grant whose code was never exchanged: its record expires then. */
+const UNEXCHANGED_CODE_TTL_S = 600;
 
 const grantsOf = async (store: GrantStore, hash: string) => {
   const grants: { name: string; id: string; record: GrantRecord }[] = [];
@@ -25,16 +36,35 @@ const grantsOf = async (store: GrantStore, hash: string) => {
 const instant = (seconds: unknown) =>
   typeof seconds === "number" ? new Date(seconds * 1000).toISOString() : undefined;
 
+/** The app as the sign-in page named it (its registration's name), with its client id; the id alone when it has no registration (a metadata document's URL). */
+const appOf = async (store: GrantStore, clientId: unknown) => {
+  if (typeof clientId !== "string") return "?";
+  const registration = await store.get(`client:${clientId}`);
+  const name =
+    registration === undefined ? undefined : (JSON.parse(registration) as { clientName?: unknown }).clientName;
+  return typeof name === "string" && name.trim() ? `${cell(name, "?")} (${cell(clientId, "?")})` : cell(clientId, "?");
+};
+
+/** When a grant ends: its refresh token's expiry; for a code never exchanged, the code's end, said so. */
+const endOf = (record: GrantRecord) => {
+  if (record.authCodeWrappedKey === undefined) return cell(instant(record.expiresAt), "never");
+  const created = typeof record.createdAt === "number" ? record.createdAt : undefined;
+  return `${cell(instant(created === undefined ? undefined : created + UNEXCHANGED_CODE_TTL_S), "?")} (code not exchanged)`;
+};
+
 /** The table of the key's grants: which app, for which scopes, since and until when. */
 export const grantTable = async (store: GrantStore, hash: string) => {
   const grants = await grantsOf(store, hash);
-  const rows = grants.map(({ id, record }) => [
-    cell(id, "?"),
-    cell(record.clientId, "?"),
-    cell(record.scope, ""),
-    cell(instant(record.createdAt), "?"),
-    cell(instant(record.expiresAt), "never"),
-  ]);
+  const rows: string[][] = [];
+  for (const { id, record } of grants) {
+    rows.push([
+      cell(id, "?"),
+      await appOf(store, record.clientId),
+      cell(record.scope, ""),
+      cell(instant(record.createdAt), "?"),
+      endOf(record),
+    ]);
+  }
   const said = `The key with hash ${hash} has ${grants.length} grant${grants.length === 1 ? "" : "s"}.`;
   return {
     said,

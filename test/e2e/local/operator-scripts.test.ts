@@ -16,7 +16,15 @@ import { keyRollTests } from "../helpers/key-roll-tests";
 import { keyScriptTests, type ScratchState } from "../helpers/key-script-tests";
 import { peekDatabase } from "../helpers/lock-store";
 import { npmScript } from "../helpers/npm-script";
-import { exchangeCode, listPetsWith, pkce, registerClient, signInOverHttp, tokenRequest } from "../helpers/oauth-host";
+import {
+  exchangeCode,
+  HOST_NAME,
+  listPetsWith,
+  pkce,
+  registerClient,
+  signInOverHttp,
+  tokenRequest,
+} from "../helpers/oauth-host";
 
 // The documented numbers, written here rather than imported, so that a change to the code
 // that the docs do not follow fails a test.
@@ -78,18 +86,22 @@ it("key:grants lists the grants that signing in with a key made, and revokes the
   const authorization = { clientId, redirectUri, challenge, scope: "read" };
   const { answer } = await signInOverHttp(origin, authorization, state.key);
   expect(answer?.status).toBe(302);
+  const grants = (...more: string[]) => npmScript("key:grants", [state.key, ...more, "--persist-to", persistTo]);
+  // The app as the page named it, and a code not yet exchanged said to be one, ending in 10 minutes.
+  const appAndScope = new RegExp(`^(\\S+) +${HOST_NAME} \\(${clientId}\\) +read +(\\S+) +(.+)$`);
+  const [, , granted = "", pending = ""] = appAndScope.exec((await grants()).stdout.trim().split("\n")[1] ?? "") ?? [];
+  expect(pending).toBe(`${new Date(Date.parse(granted) + 600_000).toISOString()} (code not exchanged)`);
   const exchanged = await exchangeCode(origin, answer?.headers.get("Location") ?? "", authorization, verifier);
   const tokens = (await exchanged.json()) as { access_token: string; refresh_token: string };
   expect((await listPetsWith(origin, tokens.access_token)).status).toBe(200);
 
-  const grants = (...more: string[]) => npmScript("key:grants", [state.key, ...more, "--persist-to", persistTo]);
   const listed = await grants();
   expect(listed.code).toBe(0);
   expect(listed.stderr).toContain("has 1 grant.");
   const [header, row = ""] = listed.stdout.trim().split("\n");
   expect(header).toMatch(/^grant\s+app \(client id\)\s+scopes\s+granted\s+expires$/);
-  expect(row.split(/\s+/).slice(1, 3)).toEqual([clientId, "read"]);
-  const grantId = row.split(/\s+/)[0] ?? "";
+  const [, grantId = "", , expires = ""] = appAndScope.exec(row) ?? [];
+  expect(expires).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
   // Refused before any write: a grant the key does not have, and what cannot be a grant id.
   expect((await grants("--revoke", "nosuchgrant")).stderr).toContain("has no grant nosuchgrant: nothing was revoked");
