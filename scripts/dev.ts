@@ -63,7 +63,7 @@ try {
 // Without wrangler's local trace store unless asked for (scripts/lib/wrangler.ts says why).
 const traces = process.env[LOCAL_TRACES_SWITCH] ?? "false";
 console.log(`
-Local API key (saved in ${devKeyFile}; more with: npm run --silent key:create -- <label>):
+Local API key (saved in ${devKeyFile}; more with: npm run --silent key:create -- <label>${persistTo ? ` --persist-to ${persistTo}` : ""}):
   ${key}
 Try:
   curl -H "Authorization: Bearer ${key}" ${origin}/v1/pets
