@@ -1,8 +1,12 @@
 // `npm run key:grants`: the access that apps (agents' hosts) were granted by signing in with
 // a key (src/auth-server/), as the sign-in Worker keeps it in OAUTH_KV: each grant under
-// grant:<key hash>:<grant id>, and its tokens, only as hashes, under token:<key hash>:<grant id>:.
-// Revoking a grant deletes its tokens, then the grant, as the library's own revokeGrant does:
-// until the grant itself is gone it can still be revoked again.
+// grant:<user id>:<grant id>, and its tokens, only as hashes, under token:<user id>:<grant id>:,
+// where each sign-in has a user id of its own, found from the key through the index
+// key-grants:<key hash>:<user id> (src/auth-server/grant-index.ts); a grant made before the
+// index has the key's hash for its user id. Revoking a grant deletes its tokens, then the
+// grant, as the library's own revokeGrant does, then its index entry: until the grant itself
+// is gone it can still be revoked again.
+import { GRANT_INDEX_PREFIX } from "../../src/auth-server/grant-index";
 import type { GrantStore } from "./grant-store";
 import { cell, table } from "./key-list";
 
@@ -22,12 +26,21 @@ type GrantRecord = {
 /** How long the library keeps a grant whose code was never exchanged: its record expires then. */
 const UNEXCHANGED_CODE_TTL_S = 600;
 
+type Grant = { name: string; id: string; userId: string; index?: string; record: GrantRecord };
+
 const grantsOf = async (store: GrantStore, hash: string) => {
-  const grants: { name: string; id: string; record: GrantRecord }[] = [];
-  for (const name of await store.list(`grant:${hash}:`)) {
-    const text = await store.get(name);
-    if (text === undefined) continue; // gone since the listing: an expiry, or another revoke
-    grants.push({ name, id: name.slice(`grant:${hash}:`.length), record: JSON.parse(text) as GrantRecord });
+  const indexed = (await store.list(`${GRANT_INDEX_PREFIX}${hash}:`)).map((index) => ({
+    index,
+    userId: index.slice(`${GRANT_INDEX_PREFIX}${hash}:`.length),
+  }));
+  const grants: Grant[] = [];
+  for (const { userId, index } of [{ userId: hash, index: undefined }, ...indexed]) {
+    for (const name of await store.list(`grant:${userId}:`)) {
+      const text = await store.get(name);
+      if (text === undefined) continue; // gone since the listing: an expiry, or another revoke
+      const id = name.slice(`grant:${userId}:`.length);
+      grants.push({ name, id, userId, ...(index && { index }), record: JSON.parse(text) as GrantRecord });
+    }
   }
   return grants;
 };
@@ -83,9 +96,9 @@ export const revokeGrants = async (store: GrantStore, hash: string, which: strin
     throw new Error(`The key with hash ${hash} has no grant ${which}: nothing was revoked (key:grants lists them).`);
   }
   const revoked: string[] = [];
-  for (const { name, id } of chosen) {
+  for (const { name, id, userId, index } of chosen) {
     try {
-      for (const token of await store.list(`token:${hash}:${id}:`)) await store.delete(token);
+      for (const token of await store.list(`token:${userId}:${id}:`)) await store.delete(token);
       await store.delete(name);
     } catch (error) {
       throw new Error(
@@ -93,6 +106,8 @@ export const revokeGrants = async (store: GrantStore, hash: string, which: strin
       );
     }
     revoked.push(id);
+    // The grant is gone: an index entry left behind is passed over, and expires with its time.
+    if (index) await store.delete(index).catch(() => undefined);
   }
   return {
     said: `Revoked ${revoked.length} grant${revoked.length === 1 ? "" : "s"} of the key with hash ${hash}${revoked.length > 0 ? ` (${revoked.join(", ")})` : ""}: their access and refresh tokens stop working at once.`,

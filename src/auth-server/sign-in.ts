@@ -11,6 +11,8 @@ import { SCOPES } from "../keys/api-key";
 import { type KeyVerdict, verifyKey } from "../keys/verify";
 import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
 import type { AuthEnv, GrantProps } from "./env";
+import { indexGrant, newGrantUser } from "./grant-index";
+import { REFRESH_TOKEN_TTL_S } from "./lifetimes";
 import { askedScopes, grantedScopes } from "./scopes";
 import { PAGE_HEADERS, problemPage, signInPage } from "./sign-in-page";
 import { THROTTLED_SIGN_IN } from "./strangers";
@@ -110,9 +112,12 @@ const submitted = async (oauth: OAuthApi, env: AuthEnv, request: Request) => {
   const scopes = grantedScopes(key.scopes ?? SCOPES, asked);
   if (scopes.length === 0) return showPage(oauth, approved.request, 403, noneGranted(asked), approved.headers);
   const props: GrantProps = { keyHash: key.hash };
+  const userId = newGrantUser();
+  // A grant lives at most as long as its refresh token, after its code's ten minutes.
+  await indexGrant(env.OAUTH_KV, key.hash, userId, REFRESH_TOKEN_TTL_S + 3600);
   const { redirectTo } = await oauth.completeAuthorization({
     request: approved.request,
-    userId: key.hash,
+    userId,
     metadata: { label: key.label },
     scope: scopes,
     props,

@@ -146,18 +146,17 @@ describe("an agent's session through the official SDK's client", () => {
 describe("docs/mcp.md's local recipe, as written", () => {
   const recipe = readFileSync(path.join(ROOT, "docs/mcp.md"), "utf8").split("## Trying it locally")[1] ?? "";
   const block = (language: string) => new RegExp(`\`\`\`${language}\n([\\s\\S]*?)\`\`\``).exec(recipe)?.[1] ?? "";
-  /** Each command of the shell block, its continued lines joined, pointed at the harness rather than npm run dev. */
+  /** Each command of the shell block, its continued lines joined (its variables are the test's: the harness's, not npm run dev's). */
   const commands = () =>
     block("sh")
       .replaceAll("\\\n", " ")
       .split("\n")
-      .filter((line) => line.startsWith("npx "))
-      .map((line) => line.replaceAll("http://localhost:8787", api.origin));
+      .filter((line) => line.startsWith("npx "));
 
   it("lists the tools and adds a pet with the Inspector's CLI, the current one (@modelcontextprotocol/inspector 2.x)", async () => {
-    expect(block("sh")).toMatch(/^KEY=\$\(cat \.wrangler\/dev-api-key\)\n/);
+    expect(block("sh")).toMatch(/^KEY=\$\(cat \.wrangler\/dev-api-key\)\nMCP=http:\/\/localhost:8787\/mcp\n/);
     const [list, create] = commands();
-    const env = { ...process.env, KEY: api.apiKey };
+    const env = { ...process.env, KEY: api.apiKey, MCP: `${api.origin}/mcp` };
     const run = async (command = "") =>
       JSON.parse((await promisify(execFile)("bash", ["-c", command], { cwd: ROOT, env })).stdout);
     const { tools } = await run(list);

@@ -60,9 +60,16 @@ const backLink = async (refused: Response) => {
   return new URL(href.replaceAll("&amp;", "&"));
 };
 
-/** The grants that KV holds for `key`: what a sign-in stored. */
-const grantsOf = async (key: string) =>
-  (await (await api.store("OAUTH_KV")).list({ prefix: `grant:${await hashApiKey(key)}:` })).keys;
+/** The grants that KV holds for `key`, found as key:grants finds them (src/auth-server/grant-index.ts): what a sign-in stored. */
+const grantsOf = async (key: string) => {
+  const store = await api.store("OAUTH_KV");
+  const indexPrefix = `key-grants:${await hashApiKey(key)}:`;
+  const grants: { name: string }[] = [];
+  for (const { name } of (await store.list({ prefix: indexPrefix })).keys) {
+    grants.push(...(await store.list({ prefix: `grant:${name.slice(indexPrefix.length)}:` })).keys);
+  }
+  return grants;
+};
 
 describe("the sign-in page", () => {
   it("cannot be framed, and puts the key in no URL: the form posts it", async () => {
@@ -153,6 +160,19 @@ describe("the sign-in page", () => {
       expect(back.searchParams.get("state")).toBe("e2e-state");
       expect(back.searchParams.get("iss")).toBe(api.origin);
     }
+  });
+
+  it("gives tokens that do not say which key they came from: two apps signed in with one key cannot tell", async () => {
+    const key = await api.issueKey({ label: "two apps" });
+    const first = await tokensFor(key, "read");
+    const second = await tokensFor(key, "read");
+    const hash = await hashApiKey(key);
+    const prefixes = [first.access_token, first.refresh_token, second.access_token, second.refresh_token].map(
+      (token) => token.split(":")[0],
+    );
+    expect(prefixes).not.toContain(hash);
+    expect(prefixes[0]).not.toBe(prefixes[2]);
+    expect(await grantsOf(key)).toHaveLength(2);
   });
 
   it("takes offline_access as asking for nothing (a refresh token is always given), and no scope as the key's", async () => {
@@ -263,7 +283,7 @@ describe("the lifetimes (docs/mcp.md)", () => {
     expect(tokens.expires_in).toBe(900);
     expect(tokens.refresh_token).toBeTruthy();
     const store = await api.store("OAUTH_KV");
-    const [grant] = (await store.list({ prefix: `grant:${await hashApiKey(key)}:` })).keys;
+    const [grant] = await grantsOf(key);
     const record = (await store.get(grant?.name ?? "", "json")) as { createdAt: number; expiresAt: number };
     // The library stamps the two (in seconds) with a reading of the clock each: on a loaded
     // machine they may straddle a second, never two. 30 days, from both sides.
@@ -284,7 +304,7 @@ describe("the lifetimes (docs/mcp.md)", () => {
     const capped = await tokensFor(inTwoHours, "read");
     expect((capped as unknown as { expires_in: number }).expires_in).toBe(900);
     const store = await api.store("OAUTH_KV");
-    const [grant] = (await store.list({ prefix: `grant:${await hashApiKey(inTwoHours)}:` })).keys;
+    const [grant] = await grantsOf(inTwoHours);
     const record = (await store.get(grant?.name ?? "", "json")) as { expiresAt: number };
     expect(record.expiresAt * 1000).toBeLessThanOrEqual(now + 2 * 3600_000);
     expect(record.expiresAt * 1000).toBeGreaterThan(now + 2 * 3600_000 - 60_000);
@@ -327,7 +347,8 @@ describe("the token endpoint and /mcp", () => {
     expect((await listPetsWith(api.origin, tokens.access_token)).status).toBe(200);
     // Its record says it expired a second ago: what the clock would say 15 minutes on.
     const store = await api.store("OAUTH_KV");
-    for (const { name } of (await store.list({ prefix: `token:${await hashApiKey(key)}:` })).keys) {
+    const [userId] = tokens.access_token.split(":");
+    for (const { name } of (await store.list({ prefix: `token:${userId}:` })).keys) {
       const record = (await store.get(name, "json")) as { expiresAt: number };
       await store.put(name, JSON.stringify({ ...record, expiresAt: Math.floor(Date.now() / 1000) - 1 }));
     }

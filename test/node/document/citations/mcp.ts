@@ -4,6 +4,13 @@ import { type Citation, edit } from "./citation";
 export const MCP: Citation[] = [
   {
     page: "docs/mcp.md",
+    test: "test/e2e/local/oauth-refusals.test.ts",
+    claim: "no token says which key it came from",
+    shownBy: ["gives tokens that do not say which key they came from: two apps signed in with one key cannot tell"],
+    breaks: [edit("src/auth-server/sign-in.ts", "const userId = newGrantUser();", "const userId = key.hash;")],
+  },
+  {
+    page: "docs/mcp.md",
     test: "test/worker/keys/auth.test.ts",
     claim: "which takes API keys only",
     shownBy: ["tells a credential without a key's prefix, an access token most likely, that /v1 takes API keys"],
