@@ -1,63 +1,33 @@
 // The Link header (RFC 8288), as the client reads it: the next page, and what replaces a deprecated operation.
 
 /**
- * The link-values of a Link header (RFC 8288), read in one pass: each target, and its
- * parameters by lowercase name. A comma ends a link-value only outside its <target> and
- * outside a quoted string, whose backslash escapes the character after it. `complete` is
- * false when the header could not be read to its end.
+ * One token of a Link header (RFC 8288), after any blanks: a <target>; a parameter, whose
+ * value is a token or a quoted string (a backslash escapes the character after it), so a
+ * comma inside quotes or a target is no separator; a comma, which ends a link-value; or the end.
  */
+const TOKEN = /[\t ]*(?:<([^>]*)>|;[\t ]*([^\t =;,"]+)[\t ]*(?:=[\t ]*(?:"((?:[^"\\]|\\.)*)"|([^;,"]*)))?|,|$)/y;
+
+/** The link-values of a Link header: each target, and its parameters by lowercase name; `complete` is false when the header cannot be read to its end. */
 const linkValues = (link: string) => {
   const values: { target: string; params: Map<string, string> }[] = [];
-  let at = 0;
-  const skipSpace = () => {
-    while (link[at] === " " || link[at] === "\t") at++;
-  };
-  /** A token up to one of `stops` (or the end), trimmed. */
-  const token = (stops: string) => {
-    const from = at;
-    while (at < link.length && !stops.includes(link[at] as string)) at++;
-    return link.slice(from, at).trim();
-  };
-  /** A quoted string, `at` on its opening quote; undefined when it is not closed. */
-  const quoted = () => {
-    let text = "";
-    for (at++; at < link.length; at++) {
-      const char = link[at] as string;
-      if (char === '"') {
-        at++;
-        return text;
-      }
-      if (char === "\\") at++;
-      text += link[at] ?? "";
+  let current: (typeof values)[number] | undefined;
+  TOKEN.lastIndex = 0;
+  while (TOKEN.lastIndex < link.length) {
+    const match = TOKEN.exec(link);
+    if (!match?.[0]) return { values, complete: false };
+    const [, target, name, quoted, bare] = match;
+    if (target !== undefined) {
+      current = { target, params: new Map() };
+      values.push(current);
+    } else if (name === undefined) {
+      current = undefined;
+    } else if (!current) {
+      return { values, complete: false };
+    } else if (!current.params.has(name.toLowerCase())) {
+      current.params.set(name.toLowerCase(), quoted?.replace(/\\(.)/g, "$1") ?? bare?.trim() ?? "");
     }
-    return undefined;
-  };
-  for (;;) {
-    skipSpace();
-    if (at >= link.length) return { values, complete: true };
-    if (link[at] !== "<") return { values, complete: false };
-    const close = link.indexOf(">", at);
-    if (close === -1) return { values, complete: false };
-    const target = link.slice(at + 1, close);
-    at = close + 1;
-    const params = new Map<string, string>();
-    for (skipSpace(); link[at] === ";"; skipSpace()) {
-      at++;
-      const name = token("=;,").toLowerCase();
-      let value = "";
-      if (link[at] === "=") {
-        at++;
-        skipSpace();
-        const read = link[at] === '"' ? quoted() : token(";,");
-        if (read === undefined) return { values, complete: false };
-        value = read;
-      }
-      if (name && !params.has(name)) params.set(name, value);
-    }
-    values.push({ target, params });
-    if (at < link.length && link[at] !== ",") return { values, complete: false };
-    at++;
   }
+  return { values, complete: true };
 };
 
 /**

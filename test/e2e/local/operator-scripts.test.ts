@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../../scripts/keys";
+import { removeApp } from "../../../scripts/lib/app-registrations";
 import { startDevServer } from "../../../scripts/lib/dev-server";
 import { openGrantStore } from "../../../scripts/lib/grant-store";
 import { revokeGrants } from "../../../scripts/lib/key-grants";
@@ -133,4 +134,51 @@ it("key:grants lists the grants that signing in with a key made, and revokes the
     client_id: clientId,
   });
   expect(refresh.status).toBe(400);
+});
+
+it("apps lists the registered apps and removes one, which ends its refreshes at once; a failed write is said", async () => {
+  const { origin } = state.server;
+  const redirectUri = "http://127.0.0.1:9/callback";
+  const clientId = await registerClient(origin, redirectUri, "App to remove");
+  const { verifier, challenge } = pkce();
+  const authorization = { clientId, redirectUri, challenge, scope: "read" };
+  const { answer } = await signInOverHttp(origin, authorization, state.key);
+  const exchanged = await exchangeCode(origin, answer?.headers.get("Location") ?? "", authorization, verifier);
+  const tokens = (await exchanged.json()) as { refresh_token: string };
+
+  const apps = (...more: string[]) => npmScript("apps", [...more, "--persist-to", persistTo]);
+  const listed = await apps();
+  expect(listed.code).toBe(0);
+  expect(listed.stdout.split("\n")[0]).toMatch(/^client id\s+name\s+redirect URIs\s+expires$/);
+  expect(listed.stdout).toMatch(new RegExp(`^${clientId} +App to remove +${redirectUri} +\\d{4}-\\d\\d-\\d\\dT`, "m"));
+
+  // Refused before any write: an app that is not registered, and what cannot be a client id.
+  expect((await apps("--remove", "nosuchapp")).stderr).toContain(
+    "No app is registered as nosuchapp: nothing was removed",
+  );
+  expect((await apps("--remove", "no/such")).stderr).toContain("--remove takes a client id");
+  // Its one write fails: said, and the app still listed.
+  const store = await openGrantStore({ remote: false, persistTo });
+  const failing = {
+    ...store,
+    delete: async () => {
+      throw new Error("KV delete failed: injected");
+    },
+  };
+  await expect(removeApp(failing, clientId)).rejects.toThrow(
+    `The app ${clientId} is still registered: run the command again.`,
+  );
+  await store.close();
+  expect((await apps()).stdout).toContain(clientId);
+
+  const removed = await apps("--remove", clientId);
+  expect(removed.code).toBe(0);
+  expect(removed.stderr).toContain(`Removed the app ${clientId}`);
+  expect((await apps()).stdout).not.toContain(clientId);
+  const refresh = await tokenRequest(origin, {
+    grant_type: "refresh_token",
+    refresh_token: tokens.refresh_token,
+    client_id: clientId,
+  });
+  expect(refresh.status).toBe(401);
 });

@@ -4,6 +4,15 @@ import { type Citation, edit } from "./citation";
 export const MCP: Citation[] = [
   {
     page: "docs/mcp.md",
+    test: "test/e2e/local/operator-scripts.test.ts",
+    claim: "removes one: its refreshes and sign-ins are refused at once",
+    shownBy: [
+      "apps lists the registered apps and removes one, which ends its refreshes at once; a failed write is said",
+    ],
+    breaks: [edit("scripts/lib/app-registrations.ts", "    await store.delete(name);", "")],
+  },
+  {
+    page: "docs/mcp.md",
     test: "test/e2e/local/oauth-refusals.test.ts",
     claim: "no token says which key it came from",
     shownBy: ["gives tokens that do not say which key they came from: two apps signed in with one key cannot tell"],

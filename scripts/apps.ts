@@ -1,0 +1,48 @@
+// The apps (agents' hosts) registered with the sign-in Worker, and their removal
+// (scripts/lib/app-registrations.ts says what a removal ends, and when).
+//
+//   npm run --silent apps -- [--remove <client id>] [--env staging|production --remote | --persist-to DIR]
+//
+// Every argument is checked before anything is read or written.
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { appTable, CLIENT_ID, removeApp } from "./lib/app-registrations";
+import { openGrantStore } from "./lib/grant-store";
+import { TARGET_OPTIONS, targetFrom } from "./lib/target";
+
+const USAGE =
+  "Usage: npm run --silent apps -- [--remove <client id>] [--env staging|production --remote | --persist-to DIR]";
+
+/** Runs `npm run apps` with `args`: what it says on stderr, and what it prints on stdout. */
+export const runApps = async (args: string[]) => {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { ...TARGET_OPTIONS, remove: { type: "string" } },
+  });
+  if (positionals.length > 0) throw new Error(USAGE);
+  const target = targetFrom(values);
+  const { remove } = values;
+  if (remove !== undefined && !CLIENT_ID.test(remove)) {
+    throw new Error(`--remove takes a client id, as npm run apps lists them.\n${USAGE}`);
+  }
+  const store = await openGrantStore(target);
+  try {
+    return await (remove === undefined ? appTable(store) : removeApp(store, remove));
+  } finally {
+    await store.close();
+  }
+};
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  runApps(process.argv.slice(2)).then(
+    ({ said, printed }) => {
+      console.error(said);
+      for (const line of printed) console.log(line);
+    },
+    (error: Error) => {
+      console.error(error.message);
+      process.exitCode = 1;
+    },
+  );
+}
