@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runApps } from "../../../scripts/apps";
 import { createKey } from "../../../scripts/keys";
-import { removeApp } from "../../../scripts/lib/app-registrations";
+import { appTable, removeApp } from "../../../scripts/lib/app-registrations";
 import { startDevServer } from "../../../scripts/lib/dev-server";
 import { openGrantStore } from "../../../scripts/lib/grant-store";
-import { revokeGrants } from "../../../scripts/lib/key-grants";
+import { grantTable, revokeGrants } from "../../../scripts/lib/key-grants";
 import { applyLocalMigrations } from "../../../scripts/lib/local-migrations";
 import { openLocalStores } from "../../../scripts/lib/stores";
 import { hashApiKey } from "../../../src/keys/api-key";
@@ -88,9 +89,12 @@ it("key:grants lists the grants that signing in with a key made, and revokes the
   const { answer } = await signInOverHttp(origin, authorization, state.key);
   expect(answer?.status).toBe(302);
   const grants = (...more: string[]) => npmScript("key:grants", [state.key, ...more, "--persist-to", persistTo]);
-  // The app as the page named it, and a code not yet exchanged said to be one, ending in 10 minutes.
+  // The app as the page named it, and a code not yet exchanged said to be one, ending in 10
+  // minutes (read in this process: the command's own process is run below).
   const appAndScope = new RegExp(`^(\\S+) +${HOST_NAME} \\(${clientId}\\) +read +(\\S+) +(.+)$`);
-  const [, , granted = "", pending = ""] = appAndScope.exec((await grants()).stdout.trim().split("\n")[1] ?? "") ?? [];
+  const beforeExchange = await openGrantStore({ remote: false, persistTo });
+  const { printed } = await grantTable(beforeExchange, await hashApiKey(state.key)).finally(beforeExchange.close);
+  const [, , granted = "", pending = ""] = appAndScope.exec(printed[1] ?? "") ?? [];
   expect(pending).toBe(`${new Date(Date.parse(granted) + 600_000).toISOString()} (code not exchanged)`);
   const exchanged = await exchangeCode(origin, answer?.headers.get("Location") ?? "", authorization, verifier);
   const tokens = (await exchanged.json()) as { access_token: string; refresh_token: string };
@@ -146,35 +150,38 @@ it("apps lists the registered apps and removes one, which ends its refreshes at 
   const exchanged = await exchangeCode(origin, answer?.headers.get("Location") ?? "", authorization, verifier);
   const tokens = (await exchanged.json()) as { refresh_token: string };
 
-  const apps = (...more: string[]) => npmScript("apps", [...more, "--persist-to", persistTo]);
-  const listed = await apps();
+  // The command's own process once; the rest in this process, on one store.
+  const listed = await npmScript("apps", ["--persist-to", persistTo]);
   expect(listed.code).toBe(0);
   expect(listed.stdout.split("\n")[0]).toMatch(/^client id\s+name\s+redirect URIs\s+expires$/);
   expect(listed.stdout).toMatch(new RegExp(`^${clientId} +App to remove +${redirectUri} +\\d{4}-\\d\\d-\\d\\dT`, "m"));
 
-  // Refused before any write: an app that is not registered, and what cannot be a client id.
-  expect((await apps("--remove", "nosuchapp")).stderr).toContain(
-    "No app is registered as nosuchapp: nothing was removed",
+  // Refused before any write: what cannot be a client id, and an app that is not registered.
+  await expect(runApps(["--remove", "no/such", "--persist-to", persistTo])).rejects.toThrow(
+    "--remove takes a client id",
   );
-  expect((await apps("--remove", "no/such")).stderr).toContain("--remove takes a client id");
-  // Its one write fails: said, and the app still listed.
   const store = await openGrantStore({ remote: false, persistTo });
-  const failing = {
-    ...store,
-    delete: async () => {
-      throw new Error("KV delete failed: injected");
-    },
-  };
-  await expect(removeApp(failing, clientId)).rejects.toThrow(
-    `The app ${clientId} is still registered: run the command again.`,
-  );
-  await store.close();
-  expect((await apps()).stdout).toContain(clientId);
+  try {
+    await expect(removeApp(store, "nosuchapp")).rejects.toThrow(
+      "No app is registered as nosuchapp: nothing was removed",
+    );
+    // Its one write fails: said, and the app still listed.
+    const failing = {
+      ...store,
+      delete: async () => {
+        throw new Error("KV delete failed: injected");
+      },
+    };
+    await expect(removeApp(failing, clientId)).rejects.toThrow(
+      `The app ${clientId} is still registered: run the command again.`,
+    );
+    expect((await appTable(store)).printed.join("\n")).toContain(clientId);
 
-  const removed = await apps("--remove", clientId);
-  expect(removed.code).toBe(0);
-  expect(removed.stderr).toContain(`Removed the app ${clientId}`);
-  expect((await apps()).stdout).not.toContain(clientId);
+    expect((await removeApp(store, clientId)).said).toContain(`Removed the app ${clientId}`);
+    expect((await appTable(store)).printed.join("\n")).not.toContain(clientId);
+  } finally {
+    await store.close();
+  }
   const refresh = await tokenRequest(origin, {
     grant_type: "refresh_token",
     refresh_token: tokens.refresh_token,
