@@ -1,6 +1,9 @@
-import { readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import {
   Client,
   IssuerMismatchError,
@@ -9,6 +12,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { freePort } from "../../../scripts/lib/supervise";
 import { hashApiKey } from "../../../src/keys/api-key";
 import { CHROMIUM_ARGS, findChromium } from "../helpers/chromium";
 import { type Harness, startHarness } from "../helpers/harness";
@@ -18,6 +22,8 @@ import { HOST_NAME, listPetsWith, MemoryHost, startCallback, tokenRequest } from
 // Worker of wrangler.auth.toml) in wrangler's test harness: the official v2 client as an
 // agent's host that speaks only OAuth, registered both ways, with the sign-in page driven in
 // Chromium. The refusals, one by one, are in oauth-refusals.test.ts.
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
 
 let api: Harness;
 let browser: Browser;
@@ -187,5 +193,54 @@ describe("a host that speaks only OAuth", () => {
     const listed = await client.callTool({ name: "list_pets", arguments: { limit: 1 } });
     expect(listed.isError).toBeUndefined();
     await client.close();
+  });
+});
+
+describe("docs/mcp.md's local OAuth recipe, as written", () => {
+  it("signs the MCP Inspector's CLI in from a terminal: the address it prints, the page in a browser, then the tools", async () => {
+    const docs = readFileSync(path.join(ROOT, "docs/mcp.md"), "utf8");
+    const command =
+      /```sh\n(MCP_AUTO_OPEN_ENABLED=true npx @modelcontextprotocol\/inspector --cli \S+ --method tools\/list)\n```/.exec(
+        docs,
+      )?.[1];
+    expect(command).toBeDefined();
+    const key = await api.issueKey({ label: "inspector signs in" });
+    // On this run's own ports and home: its callback, and where it keeps what it was given.
+    const home = mkdtempSync(path.join(tmpdir(), "petstore-inspector-"));
+    const env = {
+      ...process.env,
+      HOME: home,
+      MCP_OAUTH_CALLBACK_URL: `http://127.0.0.1:${await freePort()}/oauth/callback`,
+      // No browser of its own to open: the address it prints is what the reader follows.
+      BROWSER: "false",
+      PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`,
+    };
+    const cli = spawn("bash", ["-c", (command ?? "").replace("http://localhost:8787", api.origin)], { cwd: ROOT, env });
+    let stdout = "";
+    let stderr = "";
+    cli.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => cli.on("exit", resolve));
+    const address = await new Promise<string>((resolve, reject) => {
+      cli.stderr.on("data", (chunk) => {
+        stderr += chunk;
+        const printed = /Please navigate to: (\S+)/.exec(stderr)?.[1];
+        if (printed) resolve(printed);
+      });
+      cli.on("exit", () => reject(new Error(`the CLI ended without an address:\n${stderr}`)));
+    });
+    const page = await browser.newPage();
+    try {
+      await page.goto(address);
+      await page.fill('input[name="key"]', key);
+      await Promise.all([page.waitForURL(/\/oauth\/callback\?/), page.click('button[value="allow"]')]);
+    } finally {
+      await page.close();
+    }
+    expect(await exited).toBe(0);
+    const { tools } = JSON.parse(stdout) as { tools: { name: string }[] };
+    expect(tools.map(({ name }) => name)).toEqual(["list_pets", "create_pet", "get_pet"]);
+    rmSync(home, { recursive: true, force: true });
   });
 });

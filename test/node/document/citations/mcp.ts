@@ -4,6 +4,15 @@ import { type Citation, edit } from "./citation";
 export const MCP: Citation[] = [
   {
     page: "docs/mcp.md",
+    test: "test/e2e/local/oauth.test.ts",
+    claim: 'It prints "Please navigate to:" and the sign-in page\'s address',
+    shownBy: [
+      "signs the MCP Inspector's CLI in from a terminal: the address it prints, the page in a browser, then the tools",
+    ],
+    breaks: [edit("src/auth-server/sign-in.ts", "if (!request.codeChallenge)", "if (request.codeChallenge)")],
+  },
+  {
+    page: "docs/mcp.md",
     test: "test/e2e/local/operator-scripts.test.ts",
     claim: "removes one: its refreshes and sign-ins are refused at once",
     shownBy: [
