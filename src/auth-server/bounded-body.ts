@@ -1,21 +1,18 @@
 // A request body read whole only when it is small: the sign-in Worker reads some bodies
-// before the library does (./strangers.ts, ./token-request.ts), and reads no further
-// than it must into one that is not.
+// before the library does (./strangers.ts, ./token-request.ts). One that is too large is
+// read to its end and thrown away, as the API does with its own (src/http/json-body.ts): an
+// answer sent while the client still sends makes clients and proxies see a reset instead.
 
-/** The body of `request` when it is at most `max` bytes, else undefined (read no further). */
+/** The body of `request` when it is at most `max` bytes, else undefined (the rest read and dropped). */
 export const boundedBody = async (request: Request, max: number): Promise<Uint8Array | undefined> => {
-  if (Number(request.headers.get("Content-Length") ?? 0) > max) return undefined;
   const chunks: Uint8Array[] = [];
-  let length = 0;
+  let length = Number(request.headers.get("Content-Length") ?? 0) > max ? max + 1 : 0;
   const reader = request.body?.getReader();
   for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
     length += read.value.byteLength;
-    if (length > max) {
-      await reader?.cancel();
-      return undefined;
-    }
-    chunks.push(read.value);
+    if (length <= max) chunks.push(read.value);
   }
+  if (length > max) return undefined;
   const body = new Uint8Array(length);
   let offset = 0;
   for (const chunk of chunks) {

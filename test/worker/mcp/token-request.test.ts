@@ -177,3 +177,31 @@ describe("a confidential client's sign-in", () => {
     expect(back.searchParams.get("state")).toBe("no-pkce");
   });
 });
+
+describe("a token request's size", () => {
+  /** docs/mcp.md: the most bytes a token request may hold. */
+  const MAX_TOKEN_REQUEST_BYTES = 16_384;
+  const ofBytes = (bytes: number) => {
+    const fields = `grant_type=refresh_token&refresh_token=a:b:c&padding=`;
+    return fields + "x".repeat(bytes - fields.length);
+  };
+
+  it("is read to 16 KiB, and refused with 413 one byte over, before the library sees it", async () => {
+    const post = (body: string) =>
+      fetchApi("/oauth/token", {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", ...basic },
+        body,
+      });
+    expect(ofBytes(MAX_TOKEN_REQUEST_BYTES)).toHaveLength(MAX_TOKEN_REQUEST_BYTES);
+    const read = await post(ofBytes(MAX_TOKEN_REQUEST_BYTES));
+    expect(read.status).toBe(400);
+    expect(await read.json()).toMatchObject({ error: "invalid_grant" });
+    const refused = await post(ofBytes(MAX_TOKEN_REQUEST_BYTES + 1));
+    expect(refused.status).toBe(413);
+    expect(await refused.json()).toEqual({
+      error: "invalid_request",
+      error_description: "A token request may be at most 16384 bytes.",
+    });
+  });
+});

@@ -4,6 +4,24 @@ import { type Citation, edit } from "./citation";
 export const MCP: Citation[] = [
   {
     page: "docs/mcp.md",
+    test: "test/worker/mcp/token-request.test.ts",
+    claim: "A request to the token endpoint may be at most 16 KiB",
+    shownBy: ["is read to 16 KiB, and refused with 413 one byte over, before the library sees it"],
+    breaks: [
+      edit(
+        "src/auth-server/token-request.ts",
+        "export const MAX_TOKEN_REQUEST_BYTES = 16_384;",
+        "export const MAX_TOKEN_REQUEST_BYTES = 16_385;",
+      ),
+      edit(
+        "src/auth-server/token-request.ts",
+        "export const MAX_TOKEN_REQUEST_BYTES = 16_384;",
+        "export const MAX_TOKEN_REQUEST_BYTES = 16_383;",
+      ),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
     test: "test/e2e/local/oauth.test.ts",
     claim: 'It prints "Please navigate to:" and the sign-in page\'s address',
     shownBy: [
