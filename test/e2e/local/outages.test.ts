@@ -23,6 +23,10 @@ const start = async () => {
   const started = await startDevServer({ name: "the outage tests", command: "npm run dev", persistTo });
   servers.push(started);
   checkNoLocalTraces(persistTo); // npm run dev keeps wrangler's local trace store off (scripts/dev.ts)
+  // wrangler holds no Worker but the API to the API's types (src/auth-server/entry.js).
+  if (started.output().includes("might be out of date")) {
+    throw new Error(`npm run dev warned of stale types:\n${started.output()}`);
+  }
   // Its hint for more keys writes them into the state it serves, not the default one.
   if (!started.output().includes(`key:create -- <label> --persist-to ${persistTo})`)) {
     throw new Error(`npm run dev's hint for more keys does not name --persist-to ${persistTo}:\n${started.output()}`);
