@@ -94,17 +94,19 @@ describe("a brownout", () => {
 });
 
 describe("the hourly cron", () => {
-  it(`deletes usage records older than ${DEPRECATED_USAGE_RETENTION_DAYS} days`, async () => {
-    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+  it(`deletes usage records older than ${DEPRECATED_USAGE_RETENTION_DAYS} days, and keeps the day ${DEPRECATED_USAGE_RETENTION_DAYS} days ago`, async () => {
+    // One reading of the clock, for the days written and the clean-up alike.
+    const now = Date.now();
+    const day = (daysAgo: number) => new Date(now - daysAgo * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
     for (const [hash, daysAgo] of [
       ["old", DEPRECATED_USAGE_RETENTION_DAYS + 1],
-      ["kept", DEPRECATED_USAGE_RETENTION_DAYS - 1],
+      ["kept", DEPRECATED_USAGE_RETENTION_DAYS],
     ] as const) {
       await env.DB.prepare("insert into deprecated_calls values (?, 'x', 'getPet', ?, 1, 0)")
         .bind(hash, day(daysAgo))
         .run();
     }
-    await deleteOldDeprecatedCalls(createDatabase(env.DB), Date.now());
+    await deleteOldDeprecatedCalls(createDatabase(env.DB), now);
     const { results } = await env.DB.prepare(
       "select api_key_hash from deprecated_calls where api_key_hash in ('old', 'kept')",
     ).all();

@@ -1,4 +1,6 @@
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { hashApiKey } from "../../../src/keys/api-key";
 import { BASE_URL, createApiKey, send } from "../../helpers/index";
 
 // The token endpoint's own rules (src/auth-server/token-request.ts): HTTP Basic with the
@@ -43,7 +45,7 @@ beforeAll(async () => {
 });
 
 /** A code for the confidential client, signed in with the key, and its PKCE verifier. */
-const codeFor = async () => {
+const codeFor = async (signingKey = key) => {
   const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
   const challenge = base64url(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
   const query = new URLSearchParams({
@@ -61,12 +63,15 @@ const codeFor = async () => {
     .getSetCookie()
     .map((line) => line.split(";")[0])
     .join("; ");
-  const signedIn = await fetchApi("/authorize", formPost({ handle, key, decision: "allow" }, { Cookie: cookie }));
+  const signedIn = await fetchApi(
+    "/authorize",
+    formPost({ handle, key: signingKey, decision: "allow" }, { Cookie: cookie }),
+  );
   const code = new URL(signedIn.headers.get("Location") ?? "").searchParams.get("code") ?? "";
   return { code, verifier };
 };
-const exchange = async (extra: Record<string, string>) => {
-  const { code, verifier } = await codeFor();
+const exchange = async (extra: Record<string, string>, signingKey = key) => {
+  const { code, verifier } = await codeFor(signingKey);
   const fields = { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, code_verifier: verifier };
   return fetchApi("/oauth/token", formPost({ ...fields, ...extra }, basic));
 };
@@ -203,5 +208,42 @@ describe("a token request's size", () => {
       error: "invalid_request",
       error_description: "A token request may be at most 16384 bytes.",
     });
+  });
+});
+
+describe("a grant whose key has expired since the sign-in", () => {
+  /** The key's record with an expiry a second past: what the clock will say when it comes. */
+  const expire = async (expiring: string) => {
+    const hash = await hashApiKey(expiring);
+    const record = (await env.API_KEYS.get(hash, "json")) as Record<string, unknown>;
+    await env.API_KEYS.put(hash, JSON.stringify({ ...record, expiresAt: new Date(Date.now() - 1000).toISOString() }));
+  };
+  const refused = {
+    error: "invalid_grant",
+    error_description: "The API key this access was granted with is no longer valid.",
+  };
+
+  it("gives no tokens for its code", async () => {
+    const expiring = await createApiKey("expires before its code is exchanged");
+    const { code, verifier } = await codeFor(expiring);
+    await expire(expiring);
+    const fields = { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, code_verifier: verifier };
+    const exchanged = await fetchApi("/oauth/token", formPost(fields, basic));
+    expect(exchanged.status).toBe(400);
+    expect(await exchanged.json()).toEqual(refused);
+  });
+
+  it("refreshes no more", async () => {
+    const expiring = await createApiKey("expires before its grant is refreshed");
+    const exchanged = await exchange({}, expiring);
+    expect(exchanged.status).toBe(200);
+    const { refresh_token: refreshToken } = (await exchanged.json()) as { refresh_token: string };
+    await expire(expiring);
+    const refreshed = await fetchApi(
+      "/oauth/token",
+      formPost({ grant_type: "refresh_token", refresh_token: refreshToken }, basic),
+    );
+    expect(refreshed.status).toBe(400);
+    expect(await refreshed.json()).toEqual(refused);
   });
 });

@@ -68,8 +68,15 @@ export const MCP: Citation[] = [
     shownBy: [
       "used a second time revokes its grant: the copy, its successor and their access tokens all end",
       "that its grant never issued is refused, and revokes nothing",
+      "gives no tokens for its code",
+      "refreshes no more",
     ],
     breaks: [
+      edit(
+        "src/auth-server/lifetimes.ts",
+        "  if (!verdict.admitted) {\n    throw new OAuthError(",
+        '  if (!verdict.admitted && verdict.refusal !== "expired") {\n    throw new OAuthError(',
+      ),
       edit("src/auth-server/token-request.ts", "await oauth.revokeGrant(named.grantId, named.userId);", ""),
       edit(
         "src/auth-server/token-request.ts",
