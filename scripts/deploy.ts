@@ -24,7 +24,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { MIN_SECRET_BYTES } from "../src/pets/cursor";
-import { BUNDLE_BUDGETS_KIB, checkBundleBudget } from "./lib/bundle-budget";
+import { BUNDLE_BUDGETS_KIB, builtBundle, checkBundleBudget, freshOutdir } from "./lib/bundle-budget";
 import { configProblems, type EnvironmentConfig, shortSecrets, signInConfigProblems } from "./lib/check-config";
 import { DEFAULT_ROLLOUT, parseRolloutSoak, parseRolloutSteps, rollOut } from "./lib/rollout";
 import { DEPLOYED_ENVIRONMENTS } from "./lib/target";
@@ -39,16 +39,16 @@ const step = (title: string) => console.log(`\n[deploy] ${title}`);
 
 /** Builds both Workers as they would be uploaded, checks their sizes, and prints what a deploy would do. */
 const dryRun = (env: string, allAtOnce: boolean, { steps, soakMs }: { steps: number[]; soakMs: number }) => {
-  const signInOut = path.join(".wrangler", "dry-run", `${env}-sign-in`);
+  const signInOut = freshOutdir(path.join(".wrangler", "dry-run", `${env}-sign-in`));
   wrangler(["deploy", "--config", SIGN_IN_CONFIG, "--dry-run", "--env", env, "--outdir", signInOut]);
-  const signInKiB = checkBundleBudget(path.join(signInOut, "worker.js"), BUNDLE_BUDGETS_KIB.signIn);
+  const signInKiB = checkBundleBudget(builtBundle(signInOut), BUNDLE_BUDGETS_KIB.signIn);
   console.log(
     `[deploy --dry-run] ${env}: wrangler deploy --config ${SIGN_IN_CONFIG} --dry-run built the sign-in Worker, ${signInKiB.toFixed(2)} KiB gzip (budget ${BUNDLE_BUDGETS_KIB.signIn} KiB)`,
   );
-  const outdir = path.join(".wrangler", "dry-run", env);
+  const outdir = freshOutdir(path.join(".wrangler", "dry-run", env));
   const command = env === "production" && !allAtOnce ? ["versions", "upload"] : ["deploy"];
   wrangler([...command, "--dry-run", "--env", env, "--outdir", outdir]);
-  const gzipKiB = checkBundleBudget(path.join(outdir, "index.js"), BUNDLE_BUDGETS_KIB.api);
+  const gzipKiB = checkBundleBudget(builtBundle(outdir), BUNDLE_BUDGETS_KIB.api);
   console.log(
     `[deploy --dry-run] ${env}: wrangler ${command.join(" ")} --dry-run built the Worker, ${gzipKiB.toFixed(2)} KiB gzip (budget ${BUNDLE_BUDGETS_KIB.api} KiB)`,
   );

@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
 import { gzipSync } from "node:zlib";
 
 /**
@@ -16,4 +17,18 @@ export const checkBundleBudget = (bundle: string, budgetKiB: number): number => 
     throw new Error(`The Worker ${bundle} is ${gzipKiB.toFixed(2)} KiB gzip, over its budget of ${budgetKiB} KiB.`);
   }
   return gzipKiB;
+};
+
+/** Empties `outdir`, for a build to write into: a bundle left by an earlier build is never measured. */
+export const freshOutdir = (outdir: string) => {
+  rmSync(outdir, { recursive: true, force: true });
+  return outdir;
+};
+
+/** The one bundle a build wrote into `outdir`, whatever its entry was named. */
+export const builtBundle = (outdir: string) => {
+  const bundles = readdirSync(outdir).filter((name) => name.endsWith(".js"));
+  if (bundles.length !== 1)
+    throw new Error(`Expected one bundle in ${outdir}, found: ${bundles.join(", ") || "none"}.`);
+  return path.join(outdir, bundles[0] as string);
 };
