@@ -45,7 +45,8 @@ const refusedRequest = (request: AuthRequest, code: "invalid_scope" | "invalid_r
 
 /**
  * The page for `request`, with a fresh handle (each works once), and why the last try failed;
- * or, when it asks for a scope this API does not have, back to the app with invalid_scope.
+ * or, for a request that asks for a scope this API does not have or sends no PKCE, the page
+ * that refuses it, with no form.
  */
 const showPage = async (
   oauth: OAuthApi,
@@ -108,7 +109,7 @@ const submitted = async (oauth: OAuthApi, env: AuthEnv, request: Request) => {
   }
   const { key } = verdict;
   const asked = askedScopes(approved.request.scope);
-  if ("unknown" in asked) return showPage(oauth, approved.request, 400);
+  if ("unknown" in asked) return refusedRequest(approved.request, "invalid_scope", asked.unknown);
   const scopes = grantedScopes(key.scopes ?? SCOPES, asked);
   if (scopes.length === 0) return showPage(oauth, approved.request, 403, noneGranted(asked), approved.headers);
   const props: GrantProps = { keyHash: key.hash };

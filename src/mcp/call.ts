@@ -97,8 +97,9 @@ const runBound = <Name extends ToolName, Input, Value>(
  * The tool's result: its operation's value as structuredContent with a text rendering; or,
  * for a refusal (the arguments, then the operation's own), isError with the Error body. A
  * credential without the operation's scope is refused first, as HTTP 403 with MCP's scope
- * challenge (./sign-in.ts), so that a host can sign in for it. A fault of the operation is answered as the HTTP door answers it, as
- * internal_error. get_pet's results all say when it ends and what replaces it.
+ * challenge (./sign-in.ts), so that a host can sign in for it. A fault of the operation is
+ * answered as the HTTP door answers it, as internal_error. get_pet's results all say when it
+ * ends and what replaces it.
  */
 export const callTool = async (c: Context<AppEnv>, name: ToolName, args: unknown) => {
   const binding = BINDINGS[name] as Binding<ToolName, unknown, unknown>;
