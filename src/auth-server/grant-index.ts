@@ -8,12 +8,8 @@
 
 export const GRANT_INDEX_PREFIX = "key-grants:";
 
-/** A new sign-in's user id: 128 random bits, base64url. */
-export const newGrantUser = () =>
-  btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))))
-    .replaceAll("+", "-")
-    .replaceAll("/", "_")
-    .replaceAll("=", "");
+/** A new sign-in's user id: a random UUID's 122 random bits, in hex. */
+export const newGrantUser = () => crypto.randomUUID().replaceAll("-", "");
 
 /** Records that the sign-in of user id `userId` was made with the key of hash `keyHash`, for as long as its grant may live. */
 export const indexGrant = (kv: KVNamespace, keyHash: string, userId: string, lifetimeS: number) =>

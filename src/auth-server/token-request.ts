@@ -11,6 +11,7 @@
 //   its client, whose answer was lost, or someone who copied it, and the two cannot be told
 //   apart. So the grant is revoked, both tokens with it, and its host signs in again.
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import { sha256Hex } from "../lib/sha256";
 import { boundedBody } from "./bounded-body";
 import type { AuthEnv } from "./env";
 
@@ -37,9 +38,7 @@ const refusal = (status: number, error: string, description: string) =>
 const grantOf = async (refreshToken: string) => {
   const [userId, grantId, secret, ...rest] = refreshToken.split(":");
   if (!userId || !grantId || !secret || rest.length > 0) return undefined;
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(refreshToken));
-  const tokenId = Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
-  return { userId, grantId, tokenId };
+  return { userId, grantId, tokenId: await sha256Hex(refreshToken) };
 };
 
 /** Whether `refreshToken` is its grant's previous one, used already: then the grant is revoked. */

@@ -25,7 +25,7 @@ import { resourceOf, signInChallenge, signInService } from "./sign-in";
 /** The sign-in Worker answers from its KV in milliseconds; one that takes this long is failing. */
 const AUTH_DEADLINE_MS = 3000;
 /**
- * Longer than any access token the sign-in Worker issues (userId:grantId:secret, 72
+ * Longer than any access token the sign-in Worker issues (userId:grantId:secret, 82
  * characters; 114 for a grant made when the user id was the key's hash): refused without
  * asking it, after it was counted.
  */
