@@ -5,8 +5,8 @@
 // (AUTH_FAILURE_LIMITER, as the API's unknown keys and the page's keys do); and a
 // registration's metadata is at most 5 KiB, as an app's metadata document is.
 import { mayTryUnknown } from "../keys/verify";
+import { boundedBody } from "../lib/bounded-body";
 import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
-import { boundedBody } from "./bounded-body";
 import type { AuthEnv } from "./env";
 import { PAGE_HEADERS, problemPage } from "./sign-in-page";
 

@@ -11,8 +11,8 @@
 //   its client, whose answer was lost, or someone who copied it, and the two cannot be told
 //   apart. So the grant is revoked, both tokens with it, and its host signs in again.
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import { boundedBody } from "../lib/bounded-body";
 import { sha256Hex } from "../lib/sha256";
-import { boundedBody } from "./bounded-body";
 import type { AuthEnv } from "./env";
 
 /** Far more than any request of the token endpoint holds (a code, a verifier, a refresh token). */
