@@ -5,7 +5,7 @@
 // (AUTH_FAILURE_LIMITER, as the API's unknown keys and the page's keys do); and a
 // registration's metadata is at most 5 KiB, as an app's metadata document is.
 import { mayTryUnknown } from "../keys/verify";
-import { boundedBody } from "../lib/bounded-body";
+import { readBounded } from "../lib/bounded-body";
 import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
 import type { AuthEnv } from "./env";
 import { PAGE_HEADERS, problemPage } from "./sign-in-page";
@@ -48,6 +48,6 @@ export const admitStranger = async (env: AuthEnv, request: Request, path: string
   if (!storesForStranger(request, path)) return request;
   if (!(await mayTryUnknown(env, { from: request }))) return throttled(path);
   if (request.method !== "POST") return request;
-  const body = await boundedBody(request, MAX_REGISTRATION_BYTES);
+  const body = await readBounded(request, MAX_REGISTRATION_BYTES);
   return body === undefined ? tooLarge() : new Request(request, { body });
 };

@@ -11,7 +11,7 @@
 //   its client, whose answer was lost, or someone who copied it, and the two cannot be told
 //   apart. So the grant is revoked, both tokens with it, and its host signs in again.
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
-import { boundedBody } from "../lib/bounded-body";
+import { readBounded } from "../lib/bounded-body";
 import { sha256Hex } from "../lib/sha256";
 import type { AuthEnv } from "./env";
 
@@ -61,7 +61,7 @@ export const preparedTokenRequest = async (
 ): Promise<Request | Response> => {
   const type = request.headers.get("Content-Type")?.split(";")[0]?.trim().toLowerCase();
   if (request.method !== "POST" || type !== "application/x-www-form-urlencoded") return request;
-  const body = await boundedBody(request, MAX_TOKEN_REQUEST_BYTES);
+  const body = await readBounded(request, MAX_TOKEN_REQUEST_BYTES);
   if (body === undefined) {
     return refusal(413, "invalid_request", `A token request may be at most ${MAX_TOKEN_REQUEST_BYTES} bytes.`);
   }

@@ -1,22 +1,15 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
+import { readBounded } from "../lib/bounded-body";
 import { ApiError, excerpt } from "./errors";
 import { fieldOf, findJsonProblem, type JsonProblem, MAX_JSON_DEPTH } from "./json-ambiguity";
 
 // The rules for a JSON request body, checked in the order a client can fix them:
-// how it is sent (415), how big it is (413), then its bytes and syntax (400).
+// how it is sent (415), how big it is (413: src/lib/bounded-body.ts reads an oversized body
+// to its end first), then its bytes and syntax (400).
 
 export const MAX_BODY_BYTES = 64 * 1024;
-/**
- * An oversized body is still read to its end, and thrown away, before the 413 is sent:
- * a server that answers while the client is still sending makes HTTP/1.1 clients and
- * proxies (wrangler dev's among them) see a reset or a 503 instead of the answer.
- * Cloudflare refuses bodies over 100 MB (Free and Pro plans) before the Worker runs,
- * so in practice every body that reaches it is read; past this, reading stops.
- */
-const MAX_DISCARDED_BYTES = 100 * 1024 * 1024;
-
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]*)"?/gi;
 
@@ -42,51 +35,6 @@ const checkHowItIsSent = (contentType: string | undefined, contentEncoding: stri
   }
 };
 
-const discard = async (reader: ReadableStreamDefaultReader<Uint8Array>, alreadyRead: number) => {
-  let read = alreadyRead;
-  while (read <= MAX_DISCARDED_BYTES) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    read += value.byteLength;
-  }
-  await reader.cancel();
-};
-
-/** The whole body, if it is at most MAX_BODY_BYTES, whether it came with a Content-Length or chunked. */
-const readBounded = async (request: Request): Promise<Uint8Array> => {
-  const { body } = request;
-  if (!body) return new Uint8Array();
-  // A body whose stated length is within the bound is read in one call, rather than chunk by
-  // chunk through a reader (several times dearer); HTTP's framing holds it to that length,
-  // and what was read is measured all the same.
-  const length = Number(request.headers.get("Content-Length") ?? Number.NaN);
-  if (Number.isSafeInteger(length) && length <= MAX_BODY_BYTES) {
-    const bytes = new Uint8Array(await request.arrayBuffer());
-    if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
-    return bytes;
-  }
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await discard(reader, size);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-};
-
 // A leading byte order mark is dropped, as RFC 8259 allows a parser to.
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
@@ -102,7 +50,8 @@ const bodyProblem = (problem: JsonProblem): string => {
 /** The request's body as text: sent as UTF-8 JSON and at most MAX_BODY_BYTES, else refused (415, 413, 400). */
 export const readJsonText = async (c: Context<AppEnv>): Promise<string> => {
   checkHowItIsSent(c.req.header("Content-Type"), c.req.header("Content-Encoding"));
-  const bytes = await readBounded(c.req.raw);
+  const bytes = await readBounded(c.req.raw, MAX_BODY_BYTES);
+  if (!bytes) throw tooLarge();
   try {
     return utf8.decode(bytes);
   } catch {
