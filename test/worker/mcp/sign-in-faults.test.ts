@@ -4,6 +4,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AuthEnv } from "../../../src/auth-server/env";
 import type AuthServer from "../../../src/auth-server/worker";
 import { BASE_URL, createApiKey, faultLogLines } from "../../helpers/index";
+import { authorizeQuery, REDIRECT_URI } from "../../helpers/sign-in";
 
 // The sign-in Worker (src/auth-server/) run here on the suite's stores, each of which can be
 // made to throw or hang: every fault of a store it depends on is 503 with Retry-After, within
@@ -13,7 +14,6 @@ import { BASE_URL, createApiKey, faultLogLines } from "../../helpers/index";
 const DEADLINE_MS = 3000;
 /** docs/architecture.md: a limiter that takes over 1 s fails open. */
 const LIMITER_DEADLINE_MS = 1000;
-const REDIRECT_URI = "http://127.0.0.1:9/callback";
 const OVERLONG = "x".repeat(600);
 
 const healthy: AuthEnv = {
@@ -71,7 +71,7 @@ const form = (path: string, fields: Record<string, string>, headers: Record<stri
   });
 
 let clientId: string;
-let authorizeQuery: string;
+let pageQuery: string;
 let key: string;
 beforeAll(async () => {
   key = await createApiKey("signs in while stores fail");
@@ -93,21 +93,13 @@ beforeAll(async () => {
     );
   });
   clientId = ((await registered.json()) as { client_id: string }).client_id;
-  authorizeQuery = new URLSearchParams({
-    response_type: "code",
-    client_id: clientId,
-    redirect_uri: REDIRECT_URI,
-    code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
-    code_challenge_method: "S256",
-    scope: "read",
-    resource: `${BASE_URL}/mcp`,
-  }).toString();
+  pageQuery = authorizeQuery(clientId, "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM").toString();
 });
 afterEach(() => vi.useRealTimers());
 
 /** The sign-in page's form, opened on healthy stores: its handle and cookie, for a POST. */
 const openedForm = async () => {
-  const page = await worker(healthy).fetch(new Request(`${BASE_URL}/authorize?${authorizeQuery}`));
+  const page = await worker(healthy).fetch(new Request(`${BASE_URL}/authorize?${pageQuery}`));
   const handle = /name="handle" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
   const cookie = page.headers
     .getSetCookie()
@@ -118,7 +110,7 @@ const openedForm = async () => {
 
 /** Each request of the sign-in that reads a store, and the stores it reads. */
 const REQUESTS: [string, ("OAUTH_KV" | "API_KEYS")[], () => Promise<Request>][] = [
-  ["the page (GET /authorize)", ["OAUTH_KV"], async () => new Request(`${BASE_URL}/authorize?${authorizeQuery}`)],
+  ["the page (GET /authorize)", ["OAUTH_KV"], async () => new Request(`${BASE_URL}/authorize?${pageQuery}`)],
   [
     "the form (POST /authorize)",
     ["OAUTH_KV", "API_KEYS"],
@@ -254,7 +246,7 @@ describe("the sign-in Worker, given odd input", () => {
     ],
     [
       "a client id longer than KV's names",
-      () => new Request(`${BASE_URL}/authorize?${authorizeQuery.replace(clientId, OVERLONG)}`),
+      () => new Request(`${BASE_URL}/authorize?${pageQuery.replace(clientId, OVERLONG)}`),
       400,
     ],
     [

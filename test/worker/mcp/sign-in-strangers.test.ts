@@ -5,6 +5,7 @@ import type { AuthEnv } from "../../../src/auth-server/env";
 import type AuthServer from "../../../src/auth-server/worker";
 import { BASE_URL } from "../../helpers/index";
 import { inOneLimiterWindow } from "../../helpers/limiter-window";
+import { authorizeQuery, REDIRECT_URI } from "../../helpers/sign-in";
 
 // What a caller that nobody admitted may make the sign-in Worker store (src/auth-server/
 // strangers.ts): each registration and each page opened counts against its address on the
@@ -15,7 +16,6 @@ import { inOneLimiterWindow } from "../../helpers/limiter-window";
 const THROTTLE_LIMIT = 60;
 /** docs/mcp.md: the most bytes of client metadata a registration may send. */
 const MAX_REGISTRATION_BYTES = 5120;
-const REDIRECT_URI = "http://127.0.0.1:9/callback";
 
 /** Every write the sign-in Worker made to OAUTH_KV, by key. */
 const written: string[] = [];
@@ -71,15 +71,7 @@ beforeAll(async () => {
   SignInWorker = (await import("../../../src/auth-server/worker")).default;
   spy.mockRestore();
   const { client_id: clientId } = (await (await register(freshAddress())).json()) as { client_id: string };
-  pageUrl = `${BASE_URL}/authorize?${new URLSearchParams({
-    response_type: "code",
-    client_id: clientId,
-    redirect_uri: REDIRECT_URI,
-    code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
-    code_challenge_method: "S256",
-    scope: "read",
-    resource: `${BASE_URL}/mcp`,
-  })}`;
+  pageUrl = `${BASE_URL}/authorize?${authorizeQuery(clientId, "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")}`;
 });
 
 describe("a registration's metadata", () => {

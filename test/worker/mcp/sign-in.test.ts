@@ -4,6 +4,7 @@ import { hashApiKey } from "../../../src/keys/api-key";
 import { BASE_URL, createApiKey, expectError, send } from "../../helpers/index";
 import { inOneLimiterWindow } from "../../helpers/limiter-window";
 import { MCP } from "../../helpers/mcp-calls";
+import { authorizeQuery, fetchApi, formPost, pkcePair, REDIRECT_URI, SIGN_IN } from "../../helpers/sign-in";
 
 // An access token at /mcp, with the sign-in Worker (src/auth-server/, built and bound as AUTH
 // by vitest.config.ts) on the suite's real KV: it stands for the key it was signed in with,
@@ -14,26 +15,8 @@ import { MCP } from "../../helpers/mcp-calls";
 const KNOWN_KEY_TTL_MS = 60_000;
 /** docs/mcp.md: the sign-in Worker is given 3 s to say whether a token is valid. */
 const AUTH_DEADLINE_MS = 3_000;
-const REDIRECT_URI = "http://127.0.0.1:9/callback";
-const SIGN_IN = "OAuth's endpoints and pages are not in openapi.json";
 
 afterEach(() => vi.useRealTimers());
-
-const base64url = (bytes: ArrayBuffer | Uint8Array) =>
-  btoa(String.fromCharCode(...new Uint8Array(bytes)))
-    .replaceAll("+", "-")
-    .replaceAll("/", "_")
-    .replaceAll("=", "");
-
-const form = (fields: Record<string, string>, headers: Record<string, string> = {}) => ({
-  method: "POST",
-  redirect: "manual" as const,
-  headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
-  body: new URLSearchParams(fields),
-});
-
-const fetchApi = (path: string, init?: RequestInit) =>
-  send(new Request(`${BASE_URL}${path}`, init), { outsideContract: SIGN_IN });
 
 /** What a host does to get a token with `key`: registration, the page, the form, the code exchange. */
 const accessTokenFor = async (key: string, scope = "read") => {
@@ -47,28 +30,19 @@ const accessTokenFor = async (key: string, scope = "read") => {
     }),
   });
   const { client_id: clientId } = (await registered.json()) as { client_id: string };
-  const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
-  const challenge = base64url(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
-  const query = new URLSearchParams({
-    response_type: "code",
-    client_id: clientId,
-    redirect_uri: REDIRECT_URI,
-    code_challenge: challenge,
-    code_challenge_method: "S256",
-    scope,
-    resource: `${BASE_URL}/mcp`,
-  });
+  const { verifier, challenge } = await pkcePair();
+  const query = authorizeQuery(clientId, challenge, scope);
   const page = await fetchApi(`/authorize?${query}`);
   const handle = /name="handle" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
   const cookie = page.headers
     .getSetCookie()
     .map((line) => line.split(";")[0])
     .join("; ");
-  const signedIn = await fetchApi("/authorize", form({ handle, key, decision: "allow" }, { Cookie: cookie }));
+  const signedIn = await fetchApi("/authorize", formPost({ handle, key, decision: "allow" }, { Cookie: cookie }));
   const code = new URL(signedIn.headers.get("Location") ?? "").searchParams.get("code") ?? "";
   const exchanged = await fetchApi(
     "/oauth/token",
-    form({
+    formPost({
       grant_type: "authorization_code",
       code,
       redirect_uri: REDIRECT_URI,

@@ -2,28 +2,12 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hashApiKey } from "../../../src/keys/api-key";
 import { BASE_URL, createApiKey, send } from "../../helpers/index";
+import { authorizeQuery, fetchApi, formPost, pkcePair, REDIRECT_URI, SIGN_IN } from "../../helpers/sign-in";
 
 // The token endpoint's own rules (src/auth-server/token-request.ts): HTTP Basic with the
 // client_id repeated in the form, as Python's `mcp` client sends it, is one way of
 // authenticating and gets its tokens, a second way beside Basic is still refused; and a
 // refresh token used a second time revokes its grant (RFC 9700 section 4.14.2).
-
-const REDIRECT_URI = "http://127.0.0.1:9/callback";
-const SIGN_IN = "OAuth's endpoints and pages are not in openapi.json";
-
-const fetchApi = (path: string, init?: RequestInit) =>
-  send(new Request(`${BASE_URL}${path}`, init), { outsideContract: SIGN_IN });
-const base64url = (bytes: ArrayBuffer | Uint8Array) =>
-  btoa(String.fromCharCode(...new Uint8Array(bytes)))
-    .replaceAll("+", "-")
-    .replaceAll("/", "_")
-    .replaceAll("=", "");
-const formPost = (fields: Record<string, string>, headers: Record<string, string> = {}): RequestInit => ({
-  method: "POST",
-  redirect: "manual",
-  headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
-  body: new URLSearchParams(fields),
-});
 
 let client: { client_id: string; client_secret: string };
 let basic: { Authorization: string };
@@ -46,17 +30,8 @@ beforeAll(async () => {
 
 /** A code for the confidential client, signed in with the key, and its PKCE verifier. */
 const codeFor = async (signingKey = key) => {
-  const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
-  const challenge = base64url(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
-  const query = new URLSearchParams({
-    response_type: "code",
-    client_id: client.client_id,
-    redirect_uri: REDIRECT_URI,
-    code_challenge: challenge,
-    code_challenge_method: "S256",
-    scope: "read",
-    resource: `${BASE_URL}/mcp`,
-  });
+  const { verifier, challenge } = await pkcePair();
+  const query = authorizeQuery(client.client_id, challenge);
   const page = await fetchApi(`/authorize?${query}`);
   const handle = /name="handle" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
   const cookie = page.headers
