@@ -108,6 +108,21 @@ const openedForm = async () => {
   return { handle, cookie };
 };
 
+/** RFC 7636's example verifier, whose S256 challenge the page's query sends. */
+const VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+
+/** A refresh token, signed in for and exchanged on healthy stores. */
+const refreshToken = async () => {
+  const { handle, cookie } = await openedForm();
+  const signedIn = await worker(healthy).fetch(
+    form("/authorize", { handle, key, decision: "allow" }, { Cookie: cookie }),
+  );
+  const code = new URL(signedIn.headers.get("Location") ?? "").searchParams.get("code") ?? "";
+  const fields = { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: clientId };
+  const exchanged = await worker(healthy).fetch(form("/oauth/token", { ...fields, code_verifier: VERIFIER }));
+  return ((await exchanged.json()) as { refresh_token: string }).refresh_token;
+};
+
 /** Each request of the sign-in that reads a store, and the stores it reads. */
 const REQUESTS: [string, ("OAUTH_KV" | "API_KEYS")[], () => Promise<Request>][] = [
   ["the page (GET /authorize)", ["OAUTH_KV"], async () => new Request(`${BASE_URL}/authorize?${pageQuery}`)],
@@ -142,8 +157,14 @@ const REQUESTS: [string, ("OAUTH_KV" | "API_KEYS")[], () => Promise<Request>][] 
         code: "a:b:c",
         redirect_uri: REDIRECT_URI,
         client_id: clientId,
-        code_verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
+        code_verifier: VERIFIER,
       }),
+  ],
+  [
+    "a refresh (POST /oauth/token)",
+    ["OAUTH_KV", "API_KEYS"],
+    async () =>
+      form("/oauth/token", { grant_type: "refresh_token", refresh_token: await refreshToken(), client_id: clientId }),
   ],
 ];
 
