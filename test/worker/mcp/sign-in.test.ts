@@ -81,6 +81,23 @@ const expectCreateRefused = async (bearer: string) => {
 };
 
 describe("an access token at /mcp", () => {
+  it("is counted against the address the first time only: once verified, this isolate knows it", async () => {
+    const token = await accessTokenFor(await createApiKey("counted once"));
+    let counted = 0;
+    const counting = {
+      ...env,
+      AUTH_FAILURE_LIMITER: {
+        limit: (options: RateLimitOptions) => {
+          counted++;
+          return env.AUTH_FAILURE_LIMITER.limit(options);
+        },
+      },
+    } as Cloudflare.Env;
+    expect((await listPets(token, counting)).status).toBe(200);
+    expect((await listPets(token, counting)).status).toBe(200);
+    expect(counted).toBe(1);
+  });
+
   it("stands for its key: refused once KNOWN_KEY_TTL_MS has passed since the key's revocation, as the key itself is", async () => {
     const key = await createApiKey("signed in");
     const token = await accessTokenFor(key);

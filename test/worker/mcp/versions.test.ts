@@ -43,6 +43,11 @@ describe("a message without _meta's version", () => {
       refusal: { error: unknown };
     };
     expect(notified.error).toEqual(required.refusal.error);
+    // An initialize that names a version in _meta is no handshake's opening; nor is a message that is no object.
+    expect(eraOf(modern("initialize"), headersOf({}))).toEqual(required);
+    for (const message of [null, "initialize", ["initialize"]]) {
+      expect(eraOf(message, headersOf({}))).toEqual({ refusal: { ...required.refusal, id: undefined } });
+    }
   });
 
   it("is refused with the current revision's header (a required field missing), and with a version not spoken here", () => {
