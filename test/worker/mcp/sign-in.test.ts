@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { hashApiKey } from "../../../src/keys/api-key";
 import { BASE_URL, createApiKey, expectError, send } from "../../helpers/index";
 import { inOneLimiterWindow } from "../../helpers/limiter-window";
-import { MCP } from "../../helpers/mcp-calls";
+import { MCP, postMcp, toolCall } from "../../helpers/mcp-calls";
 import { authorizeQuery, fetchApi, formPost, pkcePair, REDIRECT_URI, SIGN_IN } from "../../helpers/sign-in";
 
 // An access token at /mcp, with the sign-in Worker (src/auth-server/, built and bound as AUTH
@@ -55,18 +55,7 @@ const accessTokenFor = async (key: string, scope = "read") => {
 
 /** A tools/call on 2025-11-25's terms, with `bearer` as the credential. */
 const callTool = (bearer: string, name: string, args: Record<string, unknown>, bindings?: Cloudflare.Env) =>
-  send(
-    new Request(`${BASE_URL}/mcp`, {
-      method: "POST",
-      headers: {
-        Authorization: `Bearer ${bearer}`,
-        "Content-Type": "application/json",
-        "MCP-Protocol-Version": "2025-11-25",
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
-    }),
-    { bindings, outsideContract: MCP },
-  );
+  postMcp(bearer, toolCall(name, args), { bindings });
 
 const listPets = (bearer: string, bindings?: Cloudflare.Env) => callTool(bearer, "list_pets", {}, bindings);
 

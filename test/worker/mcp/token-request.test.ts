@@ -1,8 +1,9 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hashApiKey } from "../../../src/keys/api-key";
-import { BASE_URL, createApiKey, send } from "../../helpers/index";
-import { authorizeQuery, fetchApi, formPost, pkcePair, REDIRECT_URI, SIGN_IN } from "../../helpers/sign-in";
+import { BASE_URL, createApiKey } from "../../helpers/index";
+import { postMcp, toolCall } from "../../helpers/mcp-calls";
+import { authorizeQuery, fetchApi, formPost, pkcePair, REDIRECT_URI } from "../../helpers/sign-in";
 
 // The token endpoint's own rules (src/auth-server/token-request.ts): HTTP Basic with the
 // client_id repeated in the form, as Python's `mcp` client sends it, is one way of
@@ -87,24 +88,7 @@ describe("a refresh token", () => {
     expect(answer.status).toBe(200);
     return (await answer.json()) as { access_token: string; refresh_token: string };
   };
-  const listPets = (accessToken: string) =>
-    send(
-      new Request(`${BASE_URL}/mcp`, {
-        method: "POST",
-        headers: {
-          Authorization: `Bearer ${accessToken}`,
-          "Content-Type": "application/json",
-          "MCP-Protocol-Version": "2025-11-25",
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tools/call",
-          params: { name: "list_pets", arguments: {} },
-        }),
-      }),
-      { outsideContract: SIGN_IN },
-    );
+  const listPets = (accessToken: string) => postMcp(accessToken, toolCall("list_pets", {}));
 
   it("is replaced at each refresh, each successor working in turn", async () => {
     const first = await tokensOf(await exchange({}));
