@@ -46,3 +46,32 @@ export const authorizeQuery = (clientId: string, challenge: string, scope = "rea
     scope,
     resource: `${BASE_URL}/mcp`,
   });
+
+/** Registers an app (RFC 7591) named `name`, with the redirect URI above: its registration as answered. */
+export const registerClient = async (name: string, tokenEndpointAuthMethod: "none" | "client_secret_basic") => {
+  const registered = await fetchApi("/oauth/register", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      client_name: name,
+      redirect_uris: [REDIRECT_URI],
+      token_endpoint_auth_method: tokenEndpointAuthMethod,
+    }),
+  });
+  if (registered.status !== 201) throw new Error(`registration: ${registered.status} ${await registered.text()}`);
+  return (await registered.json()) as { client_id: string; client_secret?: string };
+};
+
+/** The page opened and its form posted with `key`, as a browser does: the code it sends the app, and its PKCE verifier. */
+export const signInCode = async (clientId: string, key: string, scope = "read") => {
+  const { verifier, challenge } = await pkcePair();
+  const page = await fetchApi(`/authorize?${authorizeQuery(clientId, challenge, scope)}`);
+  const handle = /name="handle" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
+  const cookie = page.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+  const signedIn = await fetchApi("/authorize", formPost({ handle, key, decision: "allow" }, { Cookie: cookie }));
+  const code = new URL(signedIn.headers.get("Location") ?? "").searchParams.get("code") ?? "";
+  return { code, verifier };
+};

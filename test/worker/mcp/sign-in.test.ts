@@ -4,7 +4,7 @@ import { hashApiKey } from "../../../src/keys/api-key";
 import { BASE_URL, createApiKey, expectError, send } from "../../helpers/index";
 import { inOneLimiterWindow } from "../../helpers/limiter-window";
 import { MCP, postMcp, toolCall } from "../../helpers/mcp-calls";
-import { authorizeQuery, fetchApi, formPost, pkcePair, REDIRECT_URI, SIGN_IN } from "../../helpers/sign-in";
+import { fetchApi, formPost, REDIRECT_URI, registerClient, SIGN_IN, signInCode } from "../../helpers/sign-in";
 
 // An access token at /mcp, with the sign-in Worker (src/auth-server/, built and bound as AUTH
 // by vitest.config.ts) on the suite's real KV: it stands for the key it was signed in with,
@@ -20,26 +20,8 @@ afterEach(() => vi.useRealTimers());
 
 /** What a host does to get a token with `key`: registration, the page, the form, the code exchange. */
 const accessTokenFor = async (key: string, scope = "read") => {
-  const registered = await fetchApi("/oauth/register", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      client_name: "Worker test host",
-      redirect_uris: [REDIRECT_URI],
-      token_endpoint_auth_method: "none",
-    }),
-  });
-  const { client_id: clientId } = (await registered.json()) as { client_id: string };
-  const { verifier, challenge } = await pkcePair();
-  const query = authorizeQuery(clientId, challenge, scope);
-  const page = await fetchApi(`/authorize?${query}`);
-  const handle = /name="handle" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
-  const cookie = page.headers
-    .getSetCookie()
-    .map((line) => line.split(";")[0])
-    .join("; ");
-  const signedIn = await fetchApi("/authorize", formPost({ handle, key, decision: "allow" }, { Cookie: cookie }));
-  const code = new URL(signedIn.headers.get("Location") ?? "").searchParams.get("code") ?? "";
+  const { client_id: clientId } = await registerClient("Worker test host", "none");
+  const { code, verifier } = await signInCode(clientId, key, scope);
   const exchanged = await fetchApi(
     "/oauth/token",
     formPost({

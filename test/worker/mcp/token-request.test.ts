@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { hashApiKey } from "../../../src/keys/api-key";
 import { BASE_URL, createApiKey } from "../../helpers/index";
 import { postMcp, toolCall } from "../../helpers/mcp-calls";
-import { authorizeQuery, fetchApi, formPost, pkcePair, REDIRECT_URI } from "../../helpers/sign-in";
+import { fetchApi, formPost, REDIRECT_URI, registerClient, signInCode } from "../../helpers/sign-in";
 
 // The token endpoint's own rules (src/auth-server/token-request.ts): HTTP Basic with the
 // client_id repeated in the form, as Python's `mcp` client sends it, is one way of
@@ -15,37 +15,12 @@ let basic: { Authorization: string };
 let key: string;
 beforeAll(async () => {
   key = await createApiKey("a confidential host's key");
-  const registered = await fetchApi("/oauth/register", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      client_name: "Python host",
-      redirect_uris: [REDIRECT_URI],
-      token_endpoint_auth_method: "client_secret_basic",
-    }),
-  });
-  expect(registered.status).toBe(201);
-  client = (await registered.json()) as typeof client;
+  client = (await registerClient("Python host", "client_secret_basic")) as typeof client;
   basic = { Authorization: `Basic ${btoa(`${client.client_id}:${client.client_secret}`)}` };
 });
 
 /** A code for the confidential client, signed in with the key, and its PKCE verifier. */
-const codeFor = async (signingKey = key) => {
-  const { verifier, challenge } = await pkcePair();
-  const query = authorizeQuery(client.client_id, challenge);
-  const page = await fetchApi(`/authorize?${query}`);
-  const handle = /name="handle" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
-  const cookie = page.headers
-    .getSetCookie()
-    .map((line) => line.split(";")[0])
-    .join("; ");
-  const signedIn = await fetchApi(
-    "/authorize",
-    formPost({ handle, key: signingKey, decision: "allow" }, { Cookie: cookie }),
-  );
-  const code = new URL(signedIn.headers.get("Location") ?? "").searchParams.get("code") ?? "";
-  return { code, verifier };
-};
+const codeFor = (signingKey = key) => signInCode(client.client_id, signingKey);
 const exchange = async (extra: Record<string, string>, signingKey = key) => {
   const { code, verifier } = await codeFor(signingKey);
   const fields = { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, code_verifier: verifier };
