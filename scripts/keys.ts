@@ -19,7 +19,7 @@ import { clock, type KeyCommand, parseKeyArguments } from "./lib/key-arguments";
 import { grantTable, revokeGrants } from "./lib/key-grants";
 import { keyTable, printable } from "./lib/key-list";
 import { existingRecord, newKey, putRecord, readRecord, seenEverywhereAfterMs } from "./lib/key-records";
-import { rollKey } from "./lib/key-roll";
+import { type ClaimWait, rollKey } from "./lib/key-roll";
 import { openStores, type Stores } from "./lib/stores";
 import { describeTarget, type Target } from "./lib/target";
 
@@ -41,7 +41,15 @@ export const keyExists = async (key: string, stores: Stores): Promise<boolean> =
 /** What a command says on stderr, and what it prints on stdout (a new key is its last line). */
 export type KeyOutcome = { said: string; printed: string[] };
 
-const runKeyCommand = async (command: KeyCommand, target: Target, stores: Stores, now: number): Promise<KeyOutcome> => {
+/** What a command runs with besides its arguments: the instant it takes as now, and how a roll waits. */
+type Clock = { now: number; waitForClaims?: ClaimWait };
+
+const runKeyCommand = async (
+  command: KeyCommand,
+  target: Target,
+  stores: Stores,
+  { now, waitForClaims }: Clock,
+): Promise<KeyOutcome> => {
   /** An instant as ISO 8601, and when every isolate acts on a change made now, if that is later. */
   const everywhereBy = (instant: number) => {
     const seen = now + seenEverywhereAfterMs(target);
@@ -57,7 +65,7 @@ const runKeyCommand = async (command: KeyCommand, target: Target, stores: Stores
       return { said, printed: [key] };
     }
     case "roll": {
-      const { key, oldExpiry, successor } = await rollKey(command, target, stores, now);
+      const { key, oldExpiry, successor } = await rollKey(command, target, stores, now, waitForClaims);
       const expires = successor.expiresAt === undefined ? "never expires" : `expires at ${successor.expiresAt}`;
       const said = `Rolled the key: the old one stops working ${everywhereBy(oldExpiry)}; the new one ${expires} (${successor.why}). Switch the old key's clients to the new one, shown once, below:`;
       return { said, printed: [key] };
@@ -86,15 +94,20 @@ const grantsCommand = async ({ hash, revoke }: { hash: string; revoke?: string }
 };
 
 /**
- * Runs `npm run key:<command>` with `args` (the command first) at `now`: on the `stores`
- * given (tests keep theirs open), or on those of the target named, opened for the command.
+ * Runs `npm run key:<command>` with `args` (the command first) at `now`, a roll waiting
+ * for other rolls' claims as `waitForClaims` does (the clock's own time unless a test hands
+ * it another): on the `stores` given (tests keep theirs open), or on those of the target
+ * named, opened for the command.
  */
-export const runKeys = async (args: string[], now = clock(), stores?: Stores): Promise<KeyOutcome> => {
+export const runKeys = async (
+  args: string[],
+  { now = clock(), waitForClaims, stores }: Partial<Clock> & { stores?: Stores } = {},
+): Promise<KeyOutcome> => {
   const { command, target } = await parseKeyArguments(args, now);
   if (command.name === "grants") return grantsCommand(command, target);
   const opened = stores ?? (await openStores(target));
   try {
-    return await runKeyCommand(command, target, opened, now);
+    return await runKeyCommand(command, target, opened, { now, waitForClaims });
   } finally {
     if (!stores) await opened.close();
   }

@@ -24,7 +24,10 @@ type Roll = Extract<KeyCommand, { name: "roll" }>;
  */
 export const claimSettleMs = (target: Target) => (target.remote ? 10_000 : 1_000);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms` for other rolls' claims to land: the clock's own time, or a test's stand-in for it. */
+export type ClaimWait = (ms: number) => Promise<void>;
+
+const sleep: ClaimWait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -52,7 +55,13 @@ const successorExpiry = (old: ApiKeyRecord, expiresAt: string | undefined, overl
 };
 
 /** Rolls the key; returns the new key, its expiry and why, and the instant the old one stops working. */
-export const rollKey = async ({ hash, overlapMs, expiresAt }: Roll, target: Target, stores: Stores, now: number) => {
+export const rollKey = async (
+  { hash, overlapMs, expiresAt }: Roll,
+  target: Target,
+  stores: Stores,
+  now: number,
+  waitForClaims = sleep,
+) => {
   const old = await existingRecord(stores, hash, target);
   const rolledAlready = (rolledTo: string) =>
     `The key with hash ${hash} was rolled already, to the key with hash ${rolledTo}: roll that one.`;
@@ -77,7 +86,7 @@ export const rollKey = async ({ hash, overlapMs, expiresAt }: Roll, target: Targ
   await putRecord(stores, hash, ending).catch((error: Error) =>
     undoCreate(stores, key, `the old key's expiry could not be written (${error.message})`),
   );
-  await sleep(claimSettleMs(target));
+  await waitForClaims(claimSettleMs(target));
   // Unread, the claim may have been lost: the roll is undone, its new key never shown.
   const after = await lostTo().catch(async (error: Error) => {
     const failure = `the old key could not be read back (${error.message})`;

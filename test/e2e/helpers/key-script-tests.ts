@@ -3,6 +3,7 @@ import path from "node:path";
 import { expect, it } from "vitest";
 import { runKeys } from "../../../scripts/keys";
 import type { DevServer } from "../../../scripts/lib/dev-server";
+import type { ClaimWait } from "../../../scripts/lib/key-roll";
 import type { Stores } from "../../../scripts/lib/stores";
 import { api, expectError, petName } from "./client";
 import { npmScript } from "./npm-script";
@@ -26,10 +27,20 @@ export type ScratchState = { server: DevServer; key: string; stores: Stores };
 const HOUR_MS = 3_600_000;
 const iso = (instant: number) => new Date(instant).toISOString();
 
+/** A roll's wait for other rolls' claims to land, where no other roll runs: nothing to wait for. */
+const noOtherRoll = async () => {};
+
+/**
+ * The key command in this process, on the server's state, at `now` (the scripts' clock),
+ * its rolls waiting for others' claims as `waitForClaims` does: what it said and printed.
+ */
+export const keysOn =
+  (state: ScratchState, stores?: Stores) =>
+  (args: string[], now = Date.now(), waitForClaims: ClaimWait = noOtherRoll) =>
+    runKeys([...args, "--persist-to", state.server.persistTo], { now, waitForClaims, stores: stores ?? state.stores });
+
 export const keyScriptTests = (state: ScratchState) => {
-  /** The command in this process, at `now` (the scripts' clock): what it said and printed. */
-  const keys = (args: string[], now = Date.now()) =>
-    runKeys([...args, "--persist-to", state.server.persistTo], now, state.stores);
+  const keys = keysOn(state);
   const newKey = async (args: string[], now?: number) => (await keys(args, now)).printed.at(-1) ?? "";
   const listPets = (apiKey: string) => api("/v1/pets?limit=1", { origin: state.server.origin, key: apiKey });
   const createPet = (apiKey: string) =>
@@ -136,7 +147,7 @@ export const keyScriptTests = (state: ScratchState) => {
           ++puts === 2 ? Promise.reject(new Error("KV write failed")) : stores.keys.put(name, value, metadata),
       },
     };
-    const roll = runKeys(["roll", old, "--persist-to", state.server.persistTo], Date.now(), failing);
+    const roll = keysOn(state, failing)(["roll", old]);
     await expect(roll).rejects.toThrow(
       /^Nothing changed: the old key's expiry could not be written \(KV write failed\)/,
     );
@@ -157,7 +168,7 @@ export const keyScriptTests = (state: ScratchState) => {
         get: (name) => (++gets === 3 ? Promise.reject(new Error("KV read failed")) : stores.keys.get(name)),
       },
     };
-    const roll = runKeys(["roll", old, "--persist-to", state.server.persistTo], Date.now(), failing);
+    const roll = keysOn(state, failing)(["roll", old]);
     await expect(roll).rejects.toThrow(
       /^Nothing changed: the old key could not be read back \(KV read failed\); its record was put back; the new key was removed\.$/,
     );
