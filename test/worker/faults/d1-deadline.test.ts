@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { answerAtDeadline } from "../../helpers/deadline";
 import { call, createApiKey, expectUnavailable, faultLogLines } from "../../helpers/index";
 import { failing } from "../../helpers/wrap-bindings";
 
@@ -21,12 +22,12 @@ afterEach(() => vi.useRealTimers());
 /** Sends `path` with D1 hanging, and answers once D1_DEADLINE_MS has passed on the timers after D1 was called. */
 const withD1Hanging = async (path: string, init: Parameters<typeof call>[1] = {}) => {
   const hung = failing(env, { binding: "DB", sql: /"pets"/, error: "hangs" });
-  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-  const answer = call(path, { key, bindings: hung.env, ...init });
-  // Real time for the real calls before D1 (the key, the limiter), whose deadlines then pass.
-  while (hung.calls.length === 0) await scheduler.wait(1);
-  await vi.advanceTimersByTimeAsync(D1_DEADLINE_MS);
-  return { response: await answer, calls: hung.calls };
+  const response = await answerAtDeadline(
+    () => call(path, { key, bindings: hung.env, ...init }),
+    () => hung.calls.length,
+    D1_DEADLINE_MS,
+  );
+  return { response, calls: hung.calls };
 };
 
 describe(`a D1 call that hangs is given up after ${D1_DEADLINE_MS} ms`, () => {

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AuthEnv } from "../../../src/auth-server/env";
 import type AuthServer from "../../../src/auth-server/worker";
+import { answerAtDeadline } from "../../helpers/deadline";
 import { BASE_URL, createApiKey, faultLogLines } from "../../helpers/index";
 import { authorizeQuery, REDIRECT_URI } from "../../helpers/sign-in";
 
@@ -192,19 +193,13 @@ describe("the sign-in Worker, while a store it depends on fails", () => {
         const sent = await request();
         let calls = 0;
         const faulty = { ...healthy, [store]: broken(healthy[store], "hangs", () => calls++) };
-        vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
         let answer: Response | undefined;
         const lines = await consoleOf(async () => {
-          const answering = worker(faulty)
-            .fetch(sent)
-            .then((response) => {
-              answer = response;
-            });
-          while (calls === 0) await scheduler.wait(1);
-          await vi.advanceTimersByTimeAsync(DEADLINE_MS - 1);
-          expect(answer).toBeUndefined();
-          await vi.advanceTimersByTimeAsync(1);
-          await answering;
+          answer = await answerAtDeadline(
+            () => worker(faulty).fetch(sent),
+            () => calls,
+            DEADLINE_MS,
+          );
         });
         await expectUnavailable(answer ?? expect.unreachable());
         expect(lines).toEqual([faultLine(store)]);
@@ -223,22 +218,13 @@ describe("the sign-in Worker, while a store it depends on fails", () => {
           return how === "throws" ? Promise.reject(new Error("limiter is down")) : new Promise(() => {});
         },
       };
-      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
       let answer: Response | undefined;
       const lines = await faultLogLines(async () => {
-        const answering = worker({ ...healthy, AUTH_FAILURE_LIMITER: limiter })
-          .fetch(form("/authorize", { handle, key, decision: "allow" }, { Cookie: cookie }))
-          .then((response) => {
-            answer = response;
-          });
-        while (calls === 0) await scheduler.wait(1);
-        if (how === "hangs") {
-          await vi.advanceTimersByTimeAsync(LIMITER_DEADLINE_MS - 1);
-          expect(answer).toBeUndefined();
-          await vi.advanceTimersByTimeAsync(1);
-        }
-        vi.useRealTimers();
-        await answering;
+        const send = () =>
+          worker({ ...healthy, AUTH_FAILURE_LIMITER: limiter }).fetch(
+            form("/authorize", { handle, key, decision: "allow" }, { Cookie: cookie }),
+          );
+        answer = await (how === "hangs" ? answerAtDeadline(send, () => calls, LIMITER_DEADLINE_MS) : send());
       });
       expect(lines).toMatchObject([{ dependency: "AUTH_FAILURE_LIMITER", outcome: "failed open: not counted" }]);
       expect(answer?.status).toBe(302);

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ErrorBody } from "../../../src/schemas";
+import { answerAtDeadline } from "../../helpers/deadline";
 import { type CallOptions, call, countPets, createApiKey, createPet, faultLogLines } from "../../helpers/index";
 import { postMcp, resultOf, toolCall } from "../../helpers/mcp-calls";
 import { failing } from "../../helpers/wrap-bindings";
@@ -124,18 +125,11 @@ describe("the same refusal from the HTTP door and from a tool", () => {
   it(`of a D1 deadline: a create that D1 does not answer within ${D1_DEADLINE_MS} ms is 503 from each, saying it may have been created`, async () => {
     const hungAnswer = async (send: Both["http"]) => {
       const hung = failing(env, { binding: "DB", sql: /"pets"/, error: "hangs" });
-      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-      const answer = send({ key: writer, options: { bindings: hung.env } });
-      // Real time for the calls before D1 (the key, the limiter); then the deadline passes on the held clock.
-      while (hung.calls.length === 0) await scheduler.wait(1);
-      await vi.advanceTimersByTimeAsync(D1_DEADLINE_MS - 1);
-      let settled = false;
-      void answer.then(() => {
-        settled = true;
-      });
-      await vi.advanceTimersByTimeAsync(0);
-      expect(settled, "answered before the deadline").toBe(false);
-      await vi.advanceTimersByTimeAsync(1);
+      const answer = await answerAtDeadline(
+        () => send({ key: writer, options: { bindings: hung.env } }),
+        () => hung.calls.length,
+        D1_DEADLINE_MS,
+      );
       vi.useRealTimers();
       return answer;
     };

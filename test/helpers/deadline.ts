@@ -1,0 +1,44 @@
+import { expect, vi } from "vitest";
+
+// A call that hangs (test/helpers/wrap-bindings.ts) meets the Worker's deadline on the
+// timers' clock, which the test holds from the moment the call is made: no test waits out
+// a deadline, and none fails for a machine too busy to keep one.
+
+/**
+ * Sends a request through bindings whose call hangs (`hungCalls` counts the calls made to
+ * it), and returns its answer once `deadlineMs` has passed on the timers since the call was
+ * made. The deadline set on the call is `deadlineMs` exactly, and one millisecond short of
+ * it the request still waits.
+ */
+export const answerAtDeadline = async (
+  send: () => Promise<Response>,
+  hungCalls: () => number,
+  deadlineMs: number,
+): Promise<Response> => {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  // The delay of each timer set from the hung call on: the first is its deadline, set as it is made.
+  const setTimer = globalThis.setTimeout;
+  const setSinceHung: unknown[] = [];
+  const timers = vi.spyOn(globalThis, "setTimeout").mockImplementation(((handler: () => void, ms?: number) => {
+    if (hungCalls() > 0) setSinceHung.push(ms);
+    return setTimer(handler, ms);
+  }) as typeof setTimeout);
+  let answered = false;
+  const answer = send().finally(() => {
+    answered = true;
+  });
+  try {
+    // Real time for the real calls before the hung one (the key, a limiter), whose deadlines then pass.
+    while (hungCalls() === 0) await scheduler.wait(1);
+    // Checked before any wait, so that a longer deadline fails here rather than hang the test.
+    expect(setSinceHung[0], "the hung call's deadline").toBe(deadlineMs);
+  } finally {
+    timers.mockRestore();
+  }
+  await vi.advanceTimersByTimeAsync(deadlineMs - 1);
+  // Real time for an answer that a shorter deadline would have let out.
+  await scheduler.wait(10);
+  expect(answered, `answered before ${deadlineMs} ms`).toBe(false);
+  await vi.advanceTimersByTimeAsync(1);
+  return answer;
+};
