@@ -87,7 +87,8 @@ it("key:grants lists the grants that signing in with a key made, and revokes the
   const { verifier, challenge } = pkce();
   const authorization = { clientId, redirectUri, challenge, scope: "read" };
   const { answer } = await signInOverHttp(origin, authorization, state.key);
-  expect(answer?.status).toBe(302);
+  // A refusal says why, and the server's output what failed.
+  if (answer?.status !== 302) expect.fail(`${answer?.status} ${await answer?.text()}\n${state.server.output()}`);
   // The command's own process once; the rest through its entry point in this process, and
   // on one store where a write is made to fail.
   const grants = (...more: string[]) => runKeys(["grants", state.key, ...more, "--persist-to", persistTo]);
