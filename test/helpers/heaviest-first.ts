@@ -11,17 +11,20 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 const HEAVIEST = [
   "test/e2e/local/operator-scripts.test.ts",
   "test/e2e/local/outages.test.ts",
-  "test/worker/faults/memory-budget.test.ts",
-  "test/e2e/local/smoke.test.ts",
   "test/node/scripts/checks.test.ts",
+  "test/worker/faults/memory-budget.test.ts",
   "test/e2e/local/docs-page.test.ts",
-  "test/worker/pets/properties.test.ts",
-  "test/worker/faults/faults.test.ts",
-  "test/node/scripts/d1-replication.test.ts",
-  "test/node/scripts/deploy.test.ts",
-  "test/e2e/local/secret-rotation.test.ts",
-  "test/e2e/local/browser.test.ts",
+  "test/e2e/local/smoke.test.ts",
+  "test/e2e/local/mcp.test.ts",
+  "test/e2e/local/oauth.test.ts",
   "test/e2e/local/load.test.ts",
+  "test/node/scripts/deploy.test.ts",
+  "test/e2e/local/browser.test.ts",
+  "test/e2e/local/client-package.test.ts",
+  "test/worker/pets/properties.test.ts",
+  "test/e2e/local/oauth-refusals.test.ts",
+  "test/node/scripts/d1-replication.test.ts",
+  "test/e2e/local/secret-rotation.test.ts",
 ];
 
 const rank = (spec: TestSpecification) => {
