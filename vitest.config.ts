@@ -29,6 +29,7 @@ export default defineConfig(async () => {
   // The sign-in Worker (wrangler.auth.toml), beside the API as deployed: the pool runs another
   // Worker only built, so it is bundled here (in well under a second), as wrangler would.
   const signInWorker = path.join(import.meta.dirname, ".wrangler", "test", "auth-server.js");
+  const mutant = process.env.__STRYKER_ACTIVE_MUTANT__;
   await build({
     entryPoints: [path.join(import.meta.dirname, "src/auth-server/worker.ts")],
     outfile: signInWorker,
@@ -38,6 +39,9 @@ export default defineConfig(async () => {
     conditions: ["workerd", "worker", "browser"],
     external: ["cloudflare:*"],
     logLevel: "error",
+    // `npm run test:mutation`: the mutant that StrykerJS's code switches on, which this Worker,
+    // an isolate apart from the tests (test/helpers/apply-migrations.ts), finds where that code looks.
+    banner: mutant ? { js: `globalThis.__stryker__ = { activeMutant: ${JSON.stringify(mutant)} };` } : {},
   });
   return {
     test: {
@@ -70,7 +74,7 @@ export default defineConfig(async () => {
                   FC_SEED: PROPERTY_SEED,
                   STRADDLE_LIMITER_WINDOW: process.env.STRADDLE_LIMITER_WINDOW ?? "",
                   // The mutant that `npm run test:mutation` runs these tests against (test/helpers/apply-migrations.ts).
-                  STRYKER_ACTIVE_MUTANT: process.env.__STRYKER_ACTIVE_MUTANT__ ?? "",
+                  STRYKER_ACTIVE_MUTANT: mutant ?? "",
                 },
                 // The sign-in Worker, on the same KV of keys and failure throttle as the API (wrangler.auth.toml).
                 workers: [

@@ -7,7 +7,8 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { EQUIVALENTS, MUTATION_GROUPS } from "./lib/mutation-groups";
+import { EQUIVALENTS } from "./lib/mutation-equivalents";
+import { MUTATION_GROUPS } from "./lib/mutation-groups";
 
 /** The share of mutants that must be killed (equivalents left out), per group and overall. */
 export const MUTATION_TARGET = 0.9;

@@ -1,6 +1,6 @@
 // What `npm run test:mutation` mutates: the modules that carry the rules the docs state,
-// each group with the tests that show those rules (a mutant is killed when they fail),
-// and the survivors judged equivalent, each with why no test can tell it apart.
+// each group with the tests that show those rules (a mutant is killed when they fail).
+// The survivors judged equivalent, each with why: ./mutation-equivalents.ts.
 
 export type MutationGroup = {
   /** The files mutated, as StrykerJS's `mutate` globs. */
@@ -22,136 +22,45 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
     mutate: ["src/mcp/arguments.ts", "src/mcp/versions.ts", "src/mcp/door.ts"],
     command: "npx vitest run --project worker test/worker/mcp --silent",
   },
+  // The sign-in Worker: grants no more than the page showed, lifetimes, PKCE, refresh reuse,
+  // strangers' writes, the metadata fetch, its stores' faults (docs/mcp.md).
+  "sign-in": {
+    mutate: ["src/auth-server/*.ts"],
+    command:
+      "npx vitest run --project worker test/worker/mcp/sign-in.test.ts test/worker/mcp/sign-in-faults.test.ts test/worker/mcp/sign-in-strangers.test.ts test/worker/mcp/token-request.test.ts test/worker/mcp/metadata-fetch.test.ts --silent",
+  },
+  // /mcp's sign-in half: the challenge, the token's check and its scopes (docs/mcp.md).
+  "mcp-sign-in": {
+    mutate: ["src/mcp/sign-in.ts"],
+    command: "npx vitest run --project worker test/worker/mcp test/worker/pets/doors.test.ts --silent",
+  },
+  // The hourly clean-ups: batched, within their budget, each run apart (docs/operations.md).
+  "clean-ups": {
+    mutate: ["src/db/clean-up.ts"],
+    command:
+      "npx vitest run --project worker test/worker/db/clean-up.test.ts test/worker/faults/faults.test.ts --silent",
+  },
+  // The restore's check of a dump, and its time limit (docs/operations.md).
+  restore: {
+    mutate: ["scripts/lib/check-dump.ts"],
+    command: "npx vitest run --project node test/node/scripts/restore-check.test.ts --silent",
+  },
+  // The pets' cursors (signed, rotated, bounded) and the isolate's caches of pets and pages (docs/api.md).
+  pets: {
+    mutate: ["src/pets/cursor.ts", "src/pets/cache.ts"],
+    // Not the property tests: their seed changes with each run.
+    command:
+      "npx vitest run --project worker test/worker/pets/pagination.test.ts test/worker/pets/pet-cache.test.ts test/worker/pets/list-pets.test.ts test/worker/pets/get-pet.test.ts test/worker/pets/concurrency.test.ts test/worker/pets/round-trips.test.ts test/worker/faults/memory-budget.test.ts --silent",
+  },
+  // The HTTP layer's body and JSON checks: sizes read as the body streams, JSON read one way (docs/api.md).
+  body: {
+    mutate: ["src/lib/bounded-body.ts", "src/http/json-body.ts", "src/http/json-ambiguity.ts"],
+    command:
+      "npx vitest run --project worker test/worker/pets/create-pet-body.test.ts test/worker/mcp/endpoint.test.ts test/worker/mcp/token-request.test.ts test/worker/mcp/sign-in-strangers.test.ts --silent",
+  },
   // The client: retries, backoff, Retry-After, the checks of every answer (client/README.md).
   client: {
     mutate: ["client/src/retry.ts", "client/src/checks.ts", "client/src/errors.ts"],
     command: "npx vitest run --project node test/node/client --silent",
   },
 };
-
-/** A survivor that no test can tell apart from the code: where, what it becomes, and why. */
-export type Equivalent = { file: string; line: number; replacement: string; why: string };
-
-export const EQUIVALENTS: Equivalent[] = [
-  {
-    file: "src/mcp/arguments.ts",
-    line: 55,
-    replacement: '"Stryker was here!"',
-    why: "a repeated member's path ends in its own name: the fallback is never read",
-  },
-  {
-    file: "src/mcp/door.ts",
-    line: 59,
-    replacement: "false",
-    why: "without the binding, the call on it throws inside the try that answers 503, as the check does",
-  },
-  {
-    file: "src/mcp/door.ts",
-    line: 71,
-    replacement: "granted.scope",
-    why: "a scope that is neither read nor write is never asked for by any route, so keeping it changes nothing",
-  },
-  {
-    file: "src/mcp/versions.ts",
-    line: 47,
-    replacement: "false",
-    why: "bytes that are not UTF-8 decode then to U+FFFD, which no tool's name holds: refused either way",
-  },
-  {
-    file: "src/mcp/versions.ts",
-    line: 93,
-    replacement: "false",
-    why: "a missing Mcp-Name decodes to undefined, which is no tool's name: refused either way",
-  },
-  {
-    file: "src/mcp/versions.ts",
-    line: 50,
-    replacement: "{}",
-    why: "an empty catch returns undefined, as the return it replaces does",
-  },
-  {
-    file: "client/src/retry.ts",
-    line: 16,
-    replacement: "false",
-    why: "null then reads as the text 'null', which is neither a number of seconds nor a date: undefined all the same",
-  },
-  {
-    file: "client/src/retry.ts",
-    line: 27,
-    replacement: "signal.reason",
-    why: "abort runs only as the signal's listener, or when it has aborted: the signal is always there",
-  },
-  {
-    file: "client/src/retry.ts",
-    line: 34,
-    replacement: "{}",
-    why: "an AbortSignal fires abort once at most, so a listener kept after it runs never runs again",
-  },
-  {
-    file: "client/src/retry.ts",
-    line: 34,
-    replacement: "false",
-    why: "an AbortSignal fires abort once at most, so a listener kept after it runs never runs again",
-  },
-  {
-    file: "client/src/checks.ts",
-    line: 14,
-    replacement: "true",
-    why: "Number.isSafeInteger is false for anything that is not a number already",
-  },
-  {
-    file: "client/src/checks.ts",
-    line: 20,
-    replacement: "/^https?:/",
-    why: "a URL's protocol is its scheme and one colon: nothing can follow 'http:' or 'https:' in it",
-  },
-  ...[
-    [10, "false"],
-    [10, '""'],
-  ].map(([line, replacement]) => ({
-    file: "src/keys/address-group.ts",
-    line: line as number,
-    replacement: replacement as string,
-    why: "an address without ':' falls through to the same answer: fewer than four groups, returned as sent",
-  })),
-  ...[
-    [13, '"Stryker was here!"'],
-    [15, '["Stryker was here"]'],
-    [16, '["Stryker was here"]'],
-  ].map(([line, replacement]) => ({
-    file: "src/keys/address-group.ts",
-    line: line as number,
-    replacement: replacement as string,
-    why: "the group it adds lands past the first four, which are all the /64 is made of, or makes a malformed address one that is returned as sent, as it was",
-  })),
-  {
-    file: "src/keys/address-group.ts",
-    line: 23,
-    replacement: '""',
-    why: "every request without CF-Connecting-IP counts under one name, whichever it is",
-  },
-  {
-    file: "src/keys/api-key.ts",
-    line: 110,
-    replacement: "byte <= 248",
-    why: "one byte value in 249 more for one character: a bias no test could see without millions of keys",
-  },
-  {
-    file: "src/keys/verify.ts",
-    line: 123,
-    replacement: ";",
-    why: "a known key is read from knownKeys first, and an unknown entry lives 5 s, never as long as a known one's 60",
-  },
-  {
-    file: "src/keys/verify.ts",
-    line: 155,
-    replacement: "true",
-    why: "setting the hash it already holds again changes nothing",
-  },
-  {
-    file: "client/src/checks.ts",
-    line: 50,
-    replacement: "{}",
-    why: "an empty catch returns undefined, as the return it replaces does",
-  },
-];
