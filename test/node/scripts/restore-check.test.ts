@@ -29,12 +29,17 @@ describe("a crafted dump", () => {
   });
 
   it.each([
-    ["load_extension", "SELECT load_extension('/tmp/evil.so');", /FUNCTION/],
-    ["a trigger", "CREATE TRIGGER t_ai AFTER INSERT ON t BEGIN SELECT 1; END;", /CREATE_TRIGGER/],
-    ["a pragma that writes", "PRAGMA writable_schema=ON;", /PRAGMA writable_schema/],
-    ["a temporary table", "CREATE TEMP TABLE s (a);", /sqlite_temp_master/],
-  ])("that holds %s is refused", (_, statement, named) => {
-    expect(() => inspectDump(`${PRELUDE}${statement}`)).toThrow(named);
+    // Named as a pragma a dump may set: refused all the same, as no pragma.
+    ["a view", "CREATE VIEW foreign_keys AS SELECT 1;", "CREATE_VIEW foreign_keys"],
+    ["a dropped table", "DROP TABLE t;", "DROP_TABLE t"],
+    ["load_extension", "SELECT load_extension('/tmp/evil.so');", "FUNCTION"],
+    ["a trigger", "CREATE TRIGGER t_ai AFTER INSERT ON t BEGIN SELECT 1; END;", "CREATE_TRIGGER t_ai"],
+    ["a pragma that writes", "PRAGMA writable_schema=ON;", "PRAGMA writable_schema"],
+    ["a temporary table", "CREATE TEMP TABLE s (a);", "INSERT sqlite_temp_master"],
+  ])("that holds %s is refused, naming what it does", (_, statement, named) => {
+    expect(() => inspectDump(`${PRELUDE}${statement}`)).toThrow(
+      `The dump does what no backup does (${named}): refused before it ran. Nothing was restored.`,
+    );
   });
 });
 
@@ -49,6 +54,36 @@ const dumpFile = (name: string, sql: string) => {
   writeFileSync(file, sql);
   return file;
 };
+
+describe("the check's comparison with what the migrations build", () => {
+  it("takes a dump spaced otherwise, with the pragmas an export writes, in either case", () => {
+    const respaced = EMPTY_DUMP.replaceAll(/[ \t]+/g, "  \t ").replaceAll("\n", " \n\n ");
+    const dump = `PRAGMA FOREIGN_KEYS=OFF;\nPRAGMA defer_foreign_keys=TRUE;\n${respaced}`;
+    expect(inspectDump(dump).rows).toEqual({ pets: 0, idempotency_keys: 0, deprecated_calls: 0, api_key_last_used: 0 });
+  });
+
+  it("refuses a dump that lacks an index, has a table more, builds one otherwise, or records other migrations, naming each", () => {
+    const [last, ...others] = migrationFiles().toReversed();
+    const dump = EMPTY_DUMP.replace(/^CREATE INDEX `pets_status_id_idx`.*$/m, "")
+      // Within a literal, a space changes what the table allows.
+      .replace("'sold'", "'so ld'")
+      .replace("`api_key_hash` text PRIMARY KEY NOT NULL", "`api_key_hash` blob PRIMARY KEY NOT NULL")
+      .replace(`INSERT INTO d1_migrations (name) VALUES ('${last}');`, "CREATE TABLE extra (a);");
+    expect(() => inspectDump(dump)).toThrow(
+      `The dump is incomplete or not of this schema: it lacks index pets_status_id_idx; it has table extra, which the migrations do not build; table pets, table api_key_last_used differ from what the migrations build; it records the migrations ${others.toReversed().join(", ")}, not ${migrationFiles().join(", ")}. Nothing was restored.`,
+    );
+    const unrecorded = EMPTY_DUMP.split("\n").filter((line) => !line.includes("d1_migrations"));
+    expect(() => inspectDump(unrecorded.join("\n"))).toThrow(
+      `The dump is incomplete or not of this schema: it records the migrations (none), not ${migrationFiles().join(", ")}. Nothing was restored.`,
+    );
+  });
+
+  it("refuses a dump that does not run, with SQLite's reason", () => {
+    expect(() => inspectDump(`${EMPTY_DUMP}\nCREATE TABLE (;`)).toThrow(
+      'The dump does not run: near "(": syntax error. Nothing was restored.',
+    );
+  });
+});
 
 describe("the check's reading of a dump", () => {
   it("reads the whole of it: a NUL byte, before which SQLite would stop, is refused", () => {
