@@ -16,13 +16,15 @@ export const answerAtDeadline = async (
   deadlineMs: number,
 ): Promise<Response> => {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-  // The delay of each timer set from the hung call on: the first is its deadline, set as it is made.
-  const setTimer = globalThis.setTimeout;
+  // The delay of each timer set from the hung call on: the first is its deadline, set as it is
+  // made. The held clock's own setTimeout is put back as it was (not through a spy's restore,
+  // which left a stand-in that the real timers' return did not replace).
+  const heldSetTimeout = globalThis.setTimeout;
   const setSinceHung: unknown[] = [];
-  const timers = vi.spyOn(globalThis, "setTimeout").mockImplementation(((handler: () => void, ms?: number) => {
+  globalThis.setTimeout = ((handler: () => void, ms?: number) => {
     if (hungCalls() > 0) setSinceHung.push(ms);
-    return setTimer(handler, ms);
-  }) as typeof setTimeout);
+    return heldSetTimeout(handler, ms);
+  }) as typeof setTimeout;
   let answered = false;
   const answer = send().finally(() => {
     answered = true;
@@ -33,12 +35,15 @@ export const answerAtDeadline = async (
     // Checked before any wait, so that a longer deadline fails here rather than hang the test.
     expect(setSinceHung[0], "the hung call's deadline").toBe(deadlineMs);
   } finally {
-    timers.mockRestore();
+    globalThis.setTimeout = heldSetTimeout;
   }
   await vi.advanceTimersByTimeAsync(deadlineMs - 1);
   // Real time for an answer that a shorter deadline would have let out.
   await scheduler.wait(10);
   expect(answered, `answered before ${deadlineMs} ms`).toBe(false);
   await vi.advanceTimersByTimeAsync(1);
+  // The rest of the request, and its work after the answer, on the real timers: a timer left
+  // with the held clock would never fire, and the runtime would cancel the work as hung.
+  vi.useRealTimers();
   return answer;
 };
