@@ -4,6 +4,17 @@
 /** A survivor that no test can tell apart from the code: where, what it becomes, and why. */
 export type Equivalent = { file: string; line: number; replacement: string; why: string };
 
+/** One file's equivalents, each place as [line, replacement, why]. */
+const inFile = (file: string, places: [number, string, string][]): Equivalent[] =>
+  places.map(([line, replacement, why]) => ({ file, line, replacement, why }));
+
+/** One file's equivalents that share one reason, each place as [line, replacement]. */
+const alike = (file: string, why: string, places: [number, string][]): Equivalent[] =>
+  inFile(
+    file,
+    places.map(([line, replacement]) => [line, replacement, why]),
+  );
+
 export const EQUIVALENTS: Equivalent[] = [
   {
     file: "src/mcp/arguments.ts",
@@ -77,25 +88,23 @@ export const EQUIVALENTS: Equivalent[] = [
     replacement: "/^https?:/",
     why: "a URL's protocol is its scheme and one colon: nothing can follow 'http:' or 'https:' in it",
   },
-  ...[
-    [10, "false"],
-    [10, '""'],
-  ].map(([line, replacement]) => ({
-    file: "src/keys/address-group.ts",
-    line: line as number,
-    replacement: replacement as string,
-    why: "an address without ':' falls through to the same answer: fewer than four groups, returned as sent",
-  })),
-  ...[
-    [13, '"Stryker was here!"'],
-    [15, '["Stryker was here"]'],
-    [16, '["Stryker was here"]'],
-  ].map(([line, replacement]) => ({
-    file: "src/keys/address-group.ts",
-    line: line as number,
-    replacement: replacement as string,
-    why: "the group it adds lands past the first four, which are all the /64 is made of, or makes a malformed address one that is returned as sent, as it was",
-  })),
+  ...alike(
+    "src/keys/address-group.ts",
+    "an address without ':' falls through to the same answer: fewer than four groups, returned as sent",
+    [
+      [10, "false"],
+      [10, '""'],
+    ],
+  ),
+  ...alike(
+    "src/keys/address-group.ts",
+    "the group it adds lands past the first four, which are all the /64 is made of, or makes a malformed address one that is returned as sent, as it was",
+    [
+      [13, '"Stryker was here!"'],
+      [15, '["Stryker was here"]'],
+      [16, '["Stryker was here"]'],
+    ],
+  ),
   {
     file: "src/keys/address-group.ts",
     line: 23,
@@ -126,7 +135,7 @@ export const EQUIVALENTS: Equivalent[] = [
     replacement: "{}",
     why: "an empty catch returns undefined, as the return it replaces does",
   },
-  ...[
+  ...inFile("scripts/lib/check-dump.ts", [
     [
       24,
       'sql.replaceAll(/\\s+/g, " ")',
@@ -173,25 +182,19 @@ export const EQUIVALENTS: Equivalent[] = [
       "imported by a test, the block reads a file its process was not given, and only writes to its stderr",
     ],
     [182, '"Stryker was here!"', "a file that is not there is refused as the empty path is"],
-  ].map(([line, replacement, why]) => ({
-    file: "scripts/lib/check-dump.ts",
-    line: line as number,
-    replacement: replacement as string,
-    why: why as string,
-  })),
+  ]),
   // The names of the codes 0 to 2, which the filter keeps from OK, DENY and IGNORE: no refused
   // action has one (COPY is none SQLite sends; CREATE_INDEX and CREATE_TABLE are allowed, and
   // temporary ones have codes of their own), and every constant's name starts with SQLITE_.
-  ...[
-    [52, "Object.entries(constants)"],
-    [53, "true"],
-    [53, 'name.startsWith("SQLITE_") || !["SQLITE_OK", "SQLITE_DENY", "SQLITE_IGNORE"].includes(name)'],
-    [53, '""'],
-    [53, "[]"],
-  ].map(([line, replacement]) => ({
-    file: "scripts/lib/check-dump.ts",
-    line: line as number,
-    replacement: replacement as string,
-    why: "no action the authorizer refuses has a code from 0 to 2, and every constant's name starts with SQLITE_",
-  })),
+  ...alike(
+    "scripts/lib/check-dump.ts",
+    "no action the authorizer refuses has a code from 0 to 2, and every constant's name starts with SQLITE_",
+    [
+      [52, "Object.entries(constants)"],
+      [53, "true"],
+      [53, 'name.startsWith("SQLITE_") || !["SQLITE_OK", "SQLITE_DENY", "SQLITE_IGNORE"].includes(name)'],
+      [53, '""'],
+      [53, "[]"],
+    ],
+  ),
 ];
