@@ -22,10 +22,17 @@ describe("POST /v1/pets, the bytes of its body", () => {
         headers: { "Content-Type": "application/json" },
         body: text,
       });
-      await expectError(response, 400, "invalid_request");
+      const error = await expectError(response, 400, "invalid_request");
+      expect(error.message).toBe("The request body is not valid JSON.");
       expect(await countPets()).toBe(before);
     },
   );
+
+  it("answers 400 for a POST with no body at all", async () => {
+    const response = await call("/v1/pets", { method: "POST", key, headers: { "Content-Type": "application/json" } });
+    const error = await expectError(response, 400, "invalid_request");
+    expect(error.message).toBe("The request body is not valid JSON.");
+  });
 
   it.each([
     ["no Content-Type", undefined],
@@ -129,9 +136,36 @@ describe("POST /v1/pets, the bytes of its body", () => {
     }
   });
 
-  it("accepts JSON sent with a charset parameter", async () => {
-    const response = await post({ name: "Rex", categoryId: 1 }, { "Content-Type": "application/json; charset=utf-8" });
+  it.each([
+    ["a charset parameter", { "Content-Type": "application/json; charset=utf-8" }],
+    ["a space before the parameter", { "Content-Type": "application/json ; charset=UTF-8" }],
+    ["a +json type", { "Content-Type": "application/vnd.api+json" }],
+    ["Content-Encoding identity", { "Content-Type": "application/json", "Content-Encoding": " IDENTITY " }],
+  ])("accepts JSON sent with %s", async (_, headers) => {
+    const response = await post({ name: "Rex", categoryId: 1 }, headers);
     expect(response.status).toBe(201);
+  });
+
+  it.each(["application/jsonx", "x-application/json", "application/+json", "text/json"])(
+    "answers 415 for the media type %s, which only looks like JSON's",
+    async (contentType) => {
+      const response = await post({ name: "Rex", categoryId: 1 }, { "Content-Type": contentType });
+      expect((await expectError(response, 415, "unsupported_media_type")).message).toBe(
+        "The request body must be sent as application/json.",
+      );
+    },
+  );
+
+  it("reads a body that starts with a byte order mark, as RFC 8259 allows", async () => {
+    const response = await sendBytes('\uFEFF{"name":"Rex","categoryId":1}');
+    expect(response.status).toBe(201);
+  });
+
+  it("words a problem outside any field as the body's own", async () => {
+    const error = await expectError(await sendBytes("1.0000000000000001"), 400, "invalid_request");
+    expect(error.message).toBe(
+      "The request body holds 1.0000000000000001, which is not an integer but would be read as one: send it without a fractional part.",
+    );
   });
 
   it("answers 413 and stores nothing for a body over 64 KiB", async () => {

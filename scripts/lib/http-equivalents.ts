@@ -1,0 +1,79 @@
+// The survivors of the body and json groups (src/lib/bounded-body.ts, src/http/json-body.ts,
+// src/http/json-ambiguity.ts) that no test can tell apart from the code, each with why.
+
+import { alike, type Equivalent, inFile } from "./equivalent";
+
+export const HTTP_EQUIVALENTS: Equivalent[] = [
+  ...alike(
+    "src/lib/bounded-body.ts",
+    "reading a body in one call is a shortcut: its bytes are counted after it, so a body over the bound is refused either way, and one within it read whole either way",
+    [
+      [31, "true"],
+      [31, "length < max"],
+      [31, "length > max"],
+      [31, "{}"],
+    ],
+  ),
+  ...alike(
+    "src/http/json-body.ts",
+    "the shortcut for the header nearly every client sends: the full checks accept application/json without a parameter or an encoding all the same",
+    [
+      [23, "false"],
+      [23, '""'],
+    ],
+  ),
+  ...alike(
+    "src/http/json-body.ts",
+    "a missing Content-Type is refused by its media type, empty or not, before its charset is read; split always yields a first part, and a charset's group always takes part in its match",
+    [
+      [24, 'contentType?.split(";")[0].trim'],
+      [24, '"Stryker was here!"'],
+      [26, '"Stryker was here!"'],
+    ],
+  ),
+  ...alike(
+    "src/http/json-body.ts",
+    "a repeated member's path always ends in its own name: the fallback is never read",
+    [[44, '"Stryker was here!"']],
+  ),
+  // The scan reads only valid JSON (JSON.parse has accepted it first): what it cannot meet is
+  // not checked twice.
+  ...inFile("src/http/json-ambiguity.ts", [
+    [27, '""', "an absent exponent reads as 0 either way: Number('') is 0"],
+    [30, "point < 0", "at point 0, slice(0) is the whole of the digits, as the other branch"],
+    [
+      40,
+      "false",
+      "an object's place is unset only between its '{' and its first name, where valid JSON holds nothing a problem is found in",
+    ],
+    [
+      40,
+      '["Stryker was here"]',
+      "an object's place is unset only between its '{' and its first name, where valid JSON holds nothing a problem is found in",
+    ],
+    [41, "true", "whether a string is a name is read only inside an object, and '{' sets it"],
+    [42, "index <= text.length", "the character past the end is undefined, which no branch takes"],
+    [47, "true", "a string in valid JSON always has its closing quote"],
+    [47, "end <= text.length", "a string in valid JSON always has its closing quote"],
+    [
+      48,
+      "frame.names",
+      "outside any object or array, whether a string is a name is false: valid JSON has one value at the top",
+    ],
+    [51, '""', "a name without an escape parses to itself: reading each one through JSON.parse gives the same names"],
+    [60, '"Stryker was here!"', "the number pattern always matches at a '-' or a digit of valid JSON"],
+    [60, '["Stryker was here"]', "the number pattern always matches at a '-' or a digit of valid JSON"],
+    [62, "true", "digits alone have no fractional digits, so never round: the check is a shortcut"],
+    [
+      69,
+      "true",
+      "whether a string is a name is read only inside an object, and every way to a name there ('{' or ',') sets it",
+    ],
+    [
+      73,
+      "true",
+      "whether a string is a name is read only inside an object, and every way to a name there ('{' or ',') sets it",
+    ],
+    [74, "true", "an object's place moved on at a comma is replaced by the next name before anything reads it"],
+  ]),
+];

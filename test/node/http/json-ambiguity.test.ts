@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { fieldOf, findJsonProblem, MAX_JSON_DEPTH } from "../../../src/http/json-ambiguity";
+
+// The one-pass scan that both doors' JSON goes through (the pet body, an MCP message), on
+// texts chosen to tell a scan that reads every token in its place from one that slips:
+// strings read as names, names read as values, places in arrays miscounted, numbers cut short.
+// What each door answers is shown through it: test/worker/pets/create-pet.test.ts,
+// test/worker/pets/create-pet-body.test.ts and test/worker/mcp/arguments.test.ts.
+
+describe("a member name given twice", () => {
+  it.each([
+    ['{"a":1,"a":2}', ["a"]],
+    ['{"x":{"a":1,"a":2}}', ["x", "a"]],
+    ['{"list":[true, null, {"a":1,"a":2}]}', ["list", 2, "a"]],
+    // The same name, once escaped: JSON.parse reads both as "a".
+    ['{"a":1,"\\u0061":2}', ["a"]],
+    ['{"a\\"b":1,"a\\"b":2}', ['a"b']],
+    // The names after a closed object or array are the outer object's again.
+    ['{"a":{"b":1},"a":2}', ["a"]],
+    ['{"a":[],"a":1}', ["a"]],
+  ])("is found in %s, at %j", (text, path) => {
+    expect(findJsonProblem(text)).toEqual({ kind: "repeated", path });
+  });
+
+  it.each([
+    '{"a":{"b":1},"b":2}',
+    '{"a":{"a":1},"b":{"a":2}}',
+    '[{"a":1},{"a":1}]',
+    '["a","a"]',
+    '{"a":"a","b":"a"}',
+    '{"a":"b","c":"a"}',
+    '{"a\\"":1,"a":2}',
+    '{"a":"\\"a\\":1,","b":"{[,"}',
+    '"a"',
+    "true",
+    "[]",
+    "{}",
+  ])("is not what %s holds", (text) => {
+    expect(findJsonProblem(text)).toBeUndefined();
+  });
+});
+
+describe("a number a double would round to an integer it is not", () => {
+  const longFraction = `1.${"0".repeat(400)}e-400`;
+  it.each([
+    ["1.0000000000000001", [], "1.0000000000000001"],
+    ["-1.0000000000000001", [], "-1.0000000000000001"],
+    ["12.0000000000000001", [], "12.0000000000000001"],
+    ["0.99999999999999999", [], "0.99999999999999999"],
+    ["9.0000000000000001", [], "9.0000000000000001"],
+    ["9007199254740991.4", [], "9007199254740991.4"],
+    ["1e-400", [], "1e-400"],
+    ["1.0000000000000001e0", [], "1.0000000000000001e0"],
+    ["1.00000000000000001e1", [], "1.00000000000000001e1"],
+    // Past the exponent's reach into the digits: only a nonzero digit among them counts.
+    [longFraction, [], longFraction],
+    ['{"categoryId":1.0000000000000001}', ["categoryId"], "1.0000000000000001"],
+    ['[true, null, "1", 1.0000000000000001]', [3], "1.0000000000000001"],
+    ['{"a":"b","c":[0,{"d":1e-400}]}', ["c", 1, "d"], "1e-400"],
+  ])("is found in %s, at %j", (text, path, token) => {
+    expect(findJsonProblem(text)).toEqual({ kind: "inexact", path, token });
+  });
+
+  it.each([
+    "1",
+    "0",
+    "-1",
+    "1.0",
+    "1.00",
+    "1e0",
+    "10e-1",
+    "1.5e1",
+    "1000e-2",
+    "1.5",
+    "-0.5",
+    "1.05e1",
+    "9007199254740993",
+    '"1.0000000000000001"',
+    '{"a":"1e-400"}',
+  ])("is not %s: an integer as written, or a fraction a double keeps", (text) => {
+    expect(findJsonProblem(text)).toBeUndefined();
+  });
+});
+
+describe(`nesting deeper than ${MAX_JSON_DEPTH} levels`, () => {
+  it("is found at the 33rd level, not at the 32nd", () => {
+    expect(MAX_JSON_DEPTH).toBe(32);
+    expect(findJsonProblem(`${"[".repeat(32)}${"]".repeat(32)}`)).toBeUndefined();
+    expect(findJsonProblem(`${"[".repeat(33)}${"]".repeat(33)}`)).toEqual({
+      kind: "deep",
+      path: Array.from({ length: 32 }, () => 0),
+    });
+    expect(findJsonProblem(`${'{"a":'.repeat(32)}1${"}".repeat(32)}`)).toBeUndefined();
+  });
+
+  it("counts only the levels still open", () => {
+    const closedEachTime = Array.from({ length: 40 }, () => "[[]]").join(",");
+    expect(findJsonProblem(`[${closedEachTime}]`)).toBeUndefined();
+  });
+});
+
+describe("the field a problem belongs to", () => {
+  it("is the innermost member name on its path, past any index", () => {
+    expect(fieldOf(["tags", 0])).toBe("tags");
+    expect(fieldOf(["a", 1, "b", 2])).toBe("b");
+    expect(fieldOf([0, 1])).toBeUndefined();
+    expect(fieldOf([])).toBeUndefined();
+  });
+});
