@@ -7,8 +7,11 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { isEquivalent } from "./lib/equivalent";
 import { EQUIVALENTS } from "./lib/mutation-equivalents";
 import { MUTATION_GROUPS } from "./lib/mutation-groups";
+import { nudgeNumbers } from "./lib/nudge-numbers";
+import { NUDGE_GROUPS } from "./lib/number-nudges";
 
 /** The share of mutants that must be killed (equivalents left out), per group and overall. */
 export const MUTATION_TARGET = 0.9;
@@ -65,10 +68,7 @@ const tally = (report: Report) => {
       else if (mutant.status === "Killed" || mutant.status === "Timeout") killed++;
       if (mutant.status !== "Survived" && mutant.status !== "NoCoverage") continue;
       const { line, column } = mutant.location.start;
-      const equivalent = EQUIVALENTS.some(
-        (known) => known.file === file && known.line === line && known.replacement === mutant.replacement,
-      );
-      if (!equivalent) {
+      if (!isEquivalent(EQUIVALENTS, { file, line, column, replacement: mutant.replacement })) {
         survivors.push(
           `${file}:${line}:${column} ${mutant.mutatorName}: ${lines[line - 1]?.trim()}  ->  ${mutant.replacement}`,
         );
@@ -78,7 +78,15 @@ const tally = (report: Report) => {
   return { killed, notRun, survivors };
 };
 
-const names = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(MUTATION_GROUPS);
+// `numbers` (or `numbers:<group>`) asks for the nudges of the documented numbers, which no
+// Stryker mutator makes (scripts/lib/number-nudges.ts); with no names, every group and every nudge.
+const asked = process.argv.slice(2);
+const nudgesAsked = asked.filter((name) => name === "numbers" || name.startsWith("numbers:"));
+const names = asked.length > 0 ? asked.filter((name) => !nudgesAsked.includes(name)) : Object.keys(MUTATION_GROUPS);
+const nudgeGroups =
+  asked.length === 0 || nudgesAsked.includes("numbers")
+    ? Object.keys(NUDGE_GROUPS)
+    : nudgesAsked.map((name) => name.slice("numbers:".length));
 mkdirSync(".stryker-tmp", { recursive: true });
 let killedAll = 0;
 let countedAll = 0;
@@ -98,8 +106,17 @@ for (const name of names) {
   console.log(`[mutation] ${name}: ${killed} of ${counted} killed (${((100 * killed) / counted).toFixed(1)}%)`);
   for (const survivor of survivors) console.log(`  survived ${survivor}`);
 }
-const score = countedAll === 0 ? 1 : killedAll / countedAll;
-console.log(
-  `\n[mutation] ${killedAll} of ${countedAll} killed: ${(100 * score).toFixed(1)}% (target ${100 * MUTATION_TARGET}%)`,
-);
-if (score < MUTATION_TARGET) process.exitCode = 1;
+if (names.length > 0) {
+  const score = countedAll === 0 ? 1 : killedAll / countedAll;
+  console.log(
+    `\n[mutation] ${killedAll} of ${countedAll} killed: ${(100 * score).toFixed(1)}% (target ${100 * MUTATION_TARGET}%)`,
+  );
+  if (score < MUTATION_TARGET) process.exitCode = 1;
+}
+if (nudgeGroups.length > 0) {
+  // Every nudge must fail a test: a documented number that can move unseen is not pinned.
+  const { tried, survivors } = nudgeNumbers(nudgeGroups);
+  console.log(`\n[nudge] ${tried - survivors.length} of ${tried} nudges failed their tests`);
+  for (const survivor of survivors) console.log(`  survived ${survivor}`);
+  if (survivors.length > 0) process.exitCode = 1;
+}

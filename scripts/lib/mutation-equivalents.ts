@@ -4,6 +4,7 @@
 
 import { alike, type Equivalent } from "./equivalent";
 import { HTTP_EQUIVALENTS } from "./http-equivalents";
+import { PETS_EQUIVALENTS } from "./pets-equivalents";
 import { RESTORE_EQUIVALENTS } from "./restore-equivalents";
 
 export const EQUIVALENTS: Equivalent[] = [
@@ -128,4 +129,5 @@ export const EQUIVALENTS: Equivalent[] = [
   },
   ...RESTORE_EQUIVALENTS,
   ...HTTP_EQUIVALENTS,
+  ...PETS_EQUIVALENTS,
 ];

@@ -84,28 +84,39 @@ describe("GET /v1/pets pagination", () => {
     const tampered = (text: string, index: number) =>
       text.slice(0, index) + (text[index] === "A" ? "B" : "A") + text.slice(index + 1);
 
+    // The query's own check refuses what is not shaped as a cursor; the cursor's, what is.
+    const unshaped = "Query parameter 'cursor' must be the cursor of a next link from a previous page.";
+    const notIssued = "The value of 'cursor' is not a cursor this service issued.";
     it.each([
-      ["malformed", () => "abc"],
-      ["empty", () => ""],
-      ["with a payload of impossible length", () => `a.${"A".repeat(43)}`],
+      ["malformed", () => "abc", unshaped],
+      ["empty", () => "", unshaped],
+      ["with a payload of impossible length", () => `a.${"A".repeat(43)}`, notIssued],
       // One character past the document's maxLength, CURSOR_MAX_LENGTH.
-      ["longer than any cursor issued", () => `${"A".repeat(CURSOR_MAX_LENGTH - 43)}.${"A".repeat(43)}`],
-      ["altered in its payload", () => tampered(cursor, 1)],
-      ["altered in its signature", () => tampered(cursor, cursor.length - 5)],
-      ["forged with another id", () => `${btoa("1.1.").replaceAll("=", "")}${cursor.slice(cursor.indexOf("."))}`],
+      ["longer than any cursor issued", () => `${"A".repeat(CURSOR_MAX_LENGTH - 43)}.${"A".repeat(43)}`, unshaped],
+      ["altered in its payload", () => tampered(cursor, 1), notIssued],
+      ["altered in its signature", () => tampered(cursor, cursor.length - 5), notIssued],
+      [
+        "forged with another id",
+        () => `${btoa("1.1.").replaceAll("=", "")}${cursor.slice(cursor.indexOf("."))}`,
+        notIssued,
+      ],
       // 32 bytes take 43 characters, whose last carries 2 bits that decoding drops: this
       // one decodes to the same signature, but is not the cursor that was issued.
-      ["altered in the unused bits of its last character", () => cursor.slice(0, -1) + unusedBitFlipped(cursor.at(-1))],
-    ])("answers 400 for a cursor %s", async (_, make) => {
+      [
+        "altered in the unused bits of its last character",
+        () => cursor.slice(0, -1) + unusedBitFlipped(cursor.at(-1)),
+        notIssued,
+      ],
+    ])("answers 400 for a cursor %s", async (_, make, message) => {
       const response = await call(`/v1/pets?limit=2&cursor=${encodeURIComponent(make())}`, { key });
       const error = await expectError(response, 400, "invalid_request");
-      expect(error.message).toContain("'cursor'");
+      expect(error.message).toBe(message);
     });
 
     it("answers 400 for a cursor from another status filter", async () => {
       const response = await call(`/v1/pets?limit=2&status=sold&cursor=${cursor}`, { key });
       const error = await expectError(response, 400, "invalid_request");
-      expect(error.message).toContain("another status filter");
+      expect(error.message).toBe("The value of 'cursor' belongs to a listing with another status filter.");
     });
 
     it("accepts the cursor with another limit", async () => {
@@ -146,6 +157,37 @@ describe("the cursor secret", () => {
       }),
     ]);
     expect(JSON.stringify(lines)).not.toContain("too-short-a-secret");
+  });
+
+  // A secret's length is counted in UTF-8 bytes: 16 'é' are 32 bytes, in 16 characters.
+  it.each([
+    ["32 ASCII characters", "a".repeat(32), "limit=11"],
+    ["16 two-byte characters", "é".repeat(16), "limit=12"],
+  ])("signs and reads cursors with a secret of exactly 32 bytes: %s", async (_, secret, query) => {
+    const cursor = await cursorOf(await listWith({ CURSOR_SECRET: secret }, query));
+    expect((await listWith({ CURSOR_SECRET: secret }, `${query}&cursor=${cursor}`)).status).toBe(200);
+    const rotated = await listWith({ CURSOR_SECRET: NEW, CURSOR_SECRET_PREVIOUS: secret }, `${query}&cursor=${cursor}`);
+    expect(rotated.status).toBe(200);
+  });
+
+  it.each([
+    ["31 ASCII characters", "a".repeat(31)],
+    ["15 two-byte characters and one", `${"é".repeat(15)}a`],
+  ])("refuses a secret of 31 bytes, %s, as shorter than 32", async (_, secret) => {
+    const lines = await faultLogLines(async () => {
+      await expectError(await listWith({ CURSOR_SECRET: secret }, "limit=13"), 500, "internal_error");
+    });
+    expect(lines).toMatchObject([
+      { error: expect.stringContaining("CURSOR_SECRET is missing or shorter than 32 bytes") },
+    ]);
+  });
+
+  it("answers 500 naming CURSOR_SECRET when a cursor comes while it is missing", async () => {
+    const cursor = await cursorOf(await listWith({ CURSOR_SECRET: OLD }, "limit=14"));
+    const lines = await faultLogLines(async () => {
+      await expectError(await listWith({ CURSOR_SECRET: "" }, `limit=14&cursor=${cursor}`), 500, "internal_error");
+    });
+    expect(lines).toMatchObject([{ error: expect.stringMatching(/^Error: CURSOR_SECRET is missing/) }]);
   });
 
   it("ignores a CURSOR_SECRET_PREVIOUS shorter than 32 bytes: another secret's cursor is 400, never 500; logged once per isolate", async () => {

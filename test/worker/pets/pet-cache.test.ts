@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { app } from "../../../src/app";
+import { CACHE_SHARES, cachedBytes } from "../../../src/lib/bounded-cache";
 import { IMMUTABLE_PETS_CACHE } from "../../../src/pets/cache";
 import type { Pet } from "../../../src/schemas";
 import { call, createApiKey, createPet } from "../../helpers/index";
@@ -39,5 +40,61 @@ describe("the immutable-pets cache", () => {
     expect(await list("?limit=100")).toEqual([...lastPageBefore, created]);
     const { results } = await env.DB.prepare("select id from pets order by id limit 3").all<{ id: number }>();
     expect(firstPage.map((pet) => pet.id)).toEqual(results.map((row) => row.id));
+  });
+});
+
+/** The answer to a GET, and where its access log line says it came from. */
+const read = async (path: string) => {
+  const log = vi.spyOn(console, "log");
+  try {
+    const response = await call(path, { key });
+    const [line] = log.mock.calls.map(([written]) => JSON.parse(String(written)) as { isolateCache?: string });
+    return { response, from: line?.isolateCache };
+  } finally {
+    log.mockRestore();
+  }
+};
+
+/** A pet stored without passing through this isolate, as another isolate's would be: nothing here caches it. */
+const storedElsewhere = async (name: string) =>
+  (await env.DB.prepare("insert into pets (name, category_id, status) values (?, 1, 'available') returning id")
+    .bind(name)
+    .first<{ id: number }>()) as { id: number };
+
+describe("what the isolate keeps", () => {
+  it("answers a full page the second time from memory, the same, with the same next link", async () => {
+    const first = await read("/v1/pets?limit=4");
+    const again = await read("/v1/pets?limit=4");
+    expect([first.from, again.from]).toEqual(["miss", "hit"]);
+    expect(await again.response.json()).toEqual(await first.response.json());
+    expect(first.response.headers.get("Link")).toMatch(/rel="next"/);
+    expect(again.response.headers.get("Link")).toBe(first.response.headers.get("Link"));
+  });
+
+  it("reads a partial last page from D1 each time", async () => {
+    const first = await read("/v1/pets?limit=100&status=sold");
+    const again = await read("/v1/pets?limit=100&status=sold");
+    expect([first.from, again.from]).toEqual(["miss", "miss"]);
+  });
+
+  it("reads a pet from D1 once, and from memory once it was read or listed on a full page", async () => {
+    const alone = await storedElsewhere("Read alone");
+    const [listed] = [await storedElsewhere("Listed"), await storedElsewhere("After the listed one")];
+    expect([(await read(`/v1/pets/${alone.id}`)).from, (await read(`/v1/pets/${alone.id}`)).from]).toEqual([
+      "miss",
+      "hit",
+    ]);
+    const { results } = await env.DB.prepare("select id from pets where id <= ?").bind(listed?.id).all();
+    const page = await read(`/v1/pets?limit=${results.length}`);
+    expect(((await page.response.json()) as Pet[]).at(-1)?.id).toBe(listed?.id);
+    expect(page.from).toBe("miss");
+    expect((await read(`/v1/pets/${listed?.id}`)).from).toBe("hit");
+  });
+
+  it("holds pets, full pages and cursors each in its own share of the memory budget", async () => {
+    await list("?limit=2");
+    const shares = cachedBytes();
+    expect(Object.keys(shares).filter((share) => !(share in CACHE_SHARES))).toEqual([]);
+    for (const share of ["pets", "pages", "cursors"] as const) expect(shares[share]).toBeGreaterThan(0);
   });
 });
