@@ -4,6 +4,7 @@
 import path from "node:path";
 import { quietly } from "./stores";
 import { type Target, targetArgs } from "./target";
+import { whileBusy } from "./while-busy";
 import { SIGN_IN_CONFIG, wrangler } from "./wrangler";
 
 export type GrantStore = {
@@ -51,14 +52,14 @@ const localGrantStore = async (target: Target): Promise<GrantStore> => {
       const names: string[] = [];
       let cursor: string | undefined;
       do {
-        const page = await env.OAUTH_KV.list({ prefix, cursor });
+        const page = await whileBusy(() => env.OAUTH_KV.list({ prefix, cursor }));
         names.push(...page.keys.map(({ name }) => name));
         cursor = page.list_complete ? undefined : page.cursor;
       } while (cursor);
       return names;
     },
-    get: async (name) => (await env.OAUTH_KV.get(name)) ?? undefined,
-    delete: (name) => env.OAUTH_KV.delete(name),
+    get: async (name) => (await whileBusy(() => env.OAUTH_KV.get(name))) ?? undefined,
+    delete: (name) => whileBusy(() => env.OAUTH_KV.delete(name)),
     close: dispose,
   };
 };

@@ -4,6 +4,7 @@
 // starts one runtime instead of a wrangler process per read or write (seconds each).
 import path from "node:path";
 import { describeTarget, type Target, targetArgs } from "./target";
+import { whileBusy } from "./while-busy";
 import { wrangler } from "./wrangler";
 
 export type KeyEntry = { name: string; metadata?: unknown };
@@ -81,21 +82,21 @@ export const openLocalStores = async (target: Target): Promise<LocalStores> => {
   );
   return {
     keys: {
-      get: async (name) => (await env.API_KEYS.get(name)) ?? undefined,
-      put: (name, value, metadata) => env.API_KEYS.put(name, value, { metadata }),
-      delete: (name) => env.API_KEYS.delete(name),
+      get: async (name) => (await whileBusy(() => env.API_KEYS.get(name))) ?? undefined,
+      put: (name, value, metadata) => whileBusy(() => env.API_KEYS.put(name, value, { metadata })),
+      delete: (name) => whileBusy(() => env.API_KEYS.delete(name)),
       list: async () => {
         const entries: KeyEntry[] = [];
         let cursor: string | undefined;
         do {
-          const page = await env.API_KEYS.list({ cursor });
+          const page = await whileBusy(() => env.API_KEYS.list({ cursor }));
           entries.push(...page.keys.map(({ name, metadata }) => ({ name, metadata })));
           cursor = page.list_complete ? undefined : page.cursor;
         } while (cursor);
         return entries;
       },
     },
-    query: async <Row>(sql: string) => (await env.DB.prepare(sql).all<Row>()).results,
+    query: async <Row>(sql: string) => (await whileBusy(() => env.DB.prepare(sql).all<Row>())).results,
     database: env.DB,
     close: dispose,
   };

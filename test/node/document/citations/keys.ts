@@ -140,4 +140,15 @@ export const KEYS: Citation[] = [
     ],
     breaks: [edit("scripts/lib/key-grants.ts", "      await store.delete(name);\n", "")],
   },
+  {
+    page: "docs/keys.md",
+    test: "test/node/scripts/while-busy.test.ts",
+    claim: "meets the server's lock on those files is made again",
+    shownBy: [
+      "is made again while it fails as busy, up to the 5th try",
+      "fails with the 5th busy failure, not a 6th try",
+      "fails at once with any other failure",
+    ],
+    breaks: [edit("scripts/lib/while-busy.ts", "export const BUSY_ATTEMPTS = 5;", "export const BUSY_ATTEMPTS = 4;")],
+  },
 ];
