@@ -38,7 +38,11 @@ export const callingGetPet = () => {
     vi.useRealTimers();
   });
 
-  /** getPet with GET_PET_BROWNOUTS set; the context, to wait for its deferred work. */
+  /**
+   * getPet with GET_PET_BROWNOUTS set; the context, to wait for its deferred work; and the
+   * delay of the last timer the call set (after its deadlines, the wait of the flush it
+   * scheduled, if it did), read as it is set: a wait too long never ends on the held clock.
+   */
   const startGetPet = async (
     key: string,
     {
@@ -48,14 +52,23 @@ export const callingGetPet = () => {
     }: { brownouts?: string; bindings?: Cloudflare.Env; address?: string } = {},
   ) => {
     const context = createExecutionContext();
+    const delays: unknown[] = [];
+    const heldSetTimeout = globalThis.setTimeout;
+    globalThis.setTimeout = ((handler: () => void, ms?: number) => {
+      delays.push(ms);
+      return heldSetTimeout(handler, ms);
+    }) as typeof setTimeout;
     const response = await call(`/v1/pets/${pet.id}`, {
       key,
       // A key's first use counts against its address's allowance for keys the isolate does not know.
       ...(address && { headers: { "CF-Connecting-IP": address } }),
       bindings: { ...bindings, GET_PET_BROWNOUTS: brownouts },
       context,
+    }).finally(() => {
+      // The held clock's own setTimeout, put back as it was (test/helpers/deadline.ts says why).
+      globalThis.setTimeout = heldSetTimeout;
     });
-    return { response, context };
+    return { response, context, flushWait: delays.at(-1) };
   };
 
   /** getPet, resolved once the usage it recorded is written. */

@@ -89,19 +89,20 @@ describe("calls of getPet", () => {
     // interval. The flush's wait is the last timer the call sets (after its deadlines), and
     // is checked as it is set: a wait for the interval would never end on the held clock.
     const nextKey = await labelled(131);
-    const delays: unknown[] = [];
-    const heldSetTimeout = globalThis.setTimeout;
-    globalThis.setTimeout = ((handler: () => void, ms?: number) => {
-      delays.push(ms);
-      return heldSetTimeout(handler, ms);
-    }) as typeof setTimeout;
-    const next = await startGetPet(nextKey, { address: addressOf(131) }).finally(() => {
-      globalThis.setTimeout = heldSetTimeout;
-    });
-    expect(delays.at(-1), "the flush's wait").toBe(0);
+    const next = await startGetPet(nextKey, { address: addressOf(131) });
+    expect(next.flushWait, "the flush's wait").toBe(0);
     await vi.advanceTimersByTimeAsync(0);
     await waitOnExecutionContext(next.context);
     expect(await writtenRows()).toBe(1 + 64 + 64);
+  });
+
+  it(`wait ${FLUSH_INTERVAL_MS / 1000} s from the last write before the next`, async () => {
+    const key = await createApiKey("the interval");
+    await getPet(key); // its write is the last one
+    const next = await startGetPet(key);
+    expect(next.flushWait, "the flush's wait").toBe(10_000);
+    await flushUsage(next.context);
+    expect((await usageOf(key))[0]?.calls).toBe(2);
   });
 
   it(`under steady traffic are written once per ${FLUSH_INTERVAL_MS / 1000} s, each write within one waitUntil of one interval and one write`, async () => {
