@@ -41,8 +41,10 @@ const configFor = (name: string) => {
     tempDirName: ".stryker-tmp",
     ignorePatterns: ["test/sdks", ".wrangler", "reports"],
     // Over the unmutated run's own time (which Stryker scales by 1.5): a mutant that makes a
-    // test hang is caught by this, rather than by the suite's ten-minute guard.
-    timeoutMS: 15_000,
+    // test hang is caught by this, rather than by the suite's ten-minute guard. A minute, so
+    // that a machine busier than at the unmutated run (a stress run beside it) does not turn
+    // a slow run into a kill.
+    timeoutMS: 60_000,
     // TypeScript 7 has no JavaScript API for Stryker to read a tsconfig with: it is pointed at
     // none (the sandbox runs the sources through vitest, which needs no rewritten tsconfig).
     tsconfigFile: "no-tsconfig-to-rewrite.json",
