@@ -160,7 +160,22 @@ describe("calls of getPet", () => {
     const hanging = failing(env, { binding: "DB", sql: /deprecated_calls/, error: "hangs", times: 1 });
     const lines = await faultLogLines(async () => {
       const { context } = await startGetPet(key, { bindings: hanging.env });
-      await vi.advanceTimersByTimeAsync(FLUSH_INTERVAL_MS + FLUSH_DEADLINE_MS);
+      // The write's deadline, the first timer set once it hangs, checked before the clock
+      // moves past it: a longer one fails here rather than hang the test.
+      const heldSetTimeout = globalThis.setTimeout;
+      const setSinceHung: unknown[] = [];
+      globalThis.setTimeout = ((handler: () => void, ms?: number) => {
+        if (hanging.calls.length > 0) setSinceHung.push(ms);
+        return heldSetTimeout(handler, ms);
+      }) as typeof setTimeout;
+      try {
+        await vi.advanceTimersByTimeAsync(FLUSH_INTERVAL_MS);
+        while (hanging.calls.length === 0) await scheduler.wait(1);
+        expect(setSinceHung[0], "the write's deadline").toBe(FLUSH_DEADLINE_MS);
+      } finally {
+        globalThis.setTimeout = heldSetTimeout;
+      }
+      await vi.advanceTimersByTimeAsync(FLUSH_DEADLINE_MS);
       await waitOnExecutionContext(context);
     });
     expect(lines).toMatchObject([{ message: "recording deprecated calls failed", rowsPutBack: 1 }]);
