@@ -1,6 +1,7 @@
 import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { deleteInBatches } from "../../../src/db/clean-up";
 import { createDatabase } from "../../../src/db/client";
 import worker from "../../../src/index";
 import { deleteExpiredIdempotencyKeys } from "../../../src/pets/queries";
@@ -62,6 +63,24 @@ const watchChanges = (d1: D1Database) => {
   });
   return { d1: watched, changes };
 };
+
+describe("a clean-up run's budget", () => {
+  /** The batches a run makes when its clock says `elapsedMs` after the first, and there are 3 full ones to make. */
+  const batchesAt = async (elapsedMs: number) => {
+    const readings = [0];
+    let batches = 0;
+    const outcome = await deleteInBatches(
+      async (limit) => (++batches <= 3 ? limit : 0),
+      () => readings.shift() ?? elapsedMs,
+    );
+    return outcome.statements;
+  };
+
+  it("starts another batch until 60 s have passed on its clock, and none once they have", async () => {
+    expect(await batchesAt(59_999)).toBe(4);
+    expect(await batchesAt(60_000)).toBe(1);
+  });
+});
 
 describe("the clean-up of expired idempotency records", () => {
   it("deletes 100,000 in statements of 1,000 rows, 6 a run while each takes 10 s, until all are gone", async () => {
