@@ -139,6 +139,9 @@ describe("a key's last use", () => {
   it("that cannot be written does not touch the answer: logged, and tried again only after a pause", async () => {
     const key = await createApiKey("last use lost");
     const down = failing(env, { binding: "DB", sql: /api_key_last_used/, error: d1Error("Network connection lost.") });
+    // The clock held from the failure on, so that the pause is seen to end at 60 s exactly.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const failedAt = Date.now();
     const lines = await faultLogLines(async () => {
       for (let request = 0; request < 3; request++) {
         expect((await call("/v1/pets?limit=1", { key, bindings: down.env, settle: true })).status).toBe(200);
@@ -146,8 +149,10 @@ describe("a key's last use", () => {
     });
     expect(down.calls).toHaveLength(1);
     expect(lines).toMatchObject([{ dependency: "D1", outcome: expect.stringMatching(/not recorded/) }]);
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(Date.now() + 61_000);
+    vi.setSystemTime(failedAt + 59_999);
+    expect((await call("/v1/pets?limit=1", { key, settle: true })).status).toBe(200);
+    expect(await lastUsedDay(key)).toBeUndefined();
+    vi.setSystemTime(failedAt + 60_000);
     expect((await call("/v1/pets?limit=1", { key, settle: true })).status).toBe(200);
     expect(await lastUsedDay(key)).toBe(dayOf(Date.now()));
   });
