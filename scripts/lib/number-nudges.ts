@@ -135,7 +135,6 @@ export const NUDGE_GROUPS: Record<string, NudgeGroup> = {
       constant("src/lib/faults.ts", "D1_DEADLINE_MS", "5000", "5001", "4999"),
       constant("src/lib/faults.ts", "D1_MAX_ATTEMPTS", "3", "4", "2"),
       constant("src/lib/faults.ts", "BACKOFF_BASE_MS", "50", "51", "49"),
-      constant("src/lib/faults.ts", "BACKOFF_CAP_MS", "400", "401", "399"),
     ],
   },
   document: {
