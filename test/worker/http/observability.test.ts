@@ -32,6 +32,9 @@ describe("every response", () => {
   it("keeps a sane X-Request-Id from the client and replaces any other", async () => {
     const kept = await call("/v1/pets", { key, headers: { "X-Request-Id": "client-42.retry:1" } });
     expect(kept.headers.get("X-Request-Id")).toBe("client-42.retry:1");
+    // 128 characters at most (docs/api.md): the longest is kept, one more is not.
+    const longest = await call("/v1/pets", { key, headers: { "X-Request-Id": "x".repeat(128) } });
+    expect(longest.headers.get("X-Request-Id")).toBe("x".repeat(128));
     for (const insane of ["with space", "x".repeat(129), "semi;colon", "<script>"]) {
       const replaced = await call("/v1/pets", { key, headers: { "X-Request-Id": insane } });
       expect(replaced.headers.get("X-Request-Id")).toMatch(UUID);
