@@ -137,8 +137,9 @@ export const NUDGE_GROUPS: Record<string, NudgeGroup> = {
       constant("src/lib/faults.ts", "BACKOFF_BASE_MS", "50", "51", "49"),
     ],
   },
+  // The bounds the served document states: openapi.json pins them, and check:openapi keeps it generated.
   document: {
-    tests: ["test/worker/document"],
+    tests: ["test/worker/document", "test/node/scripts/checks.test.ts"],
     nudges: [
       constant("src/document/documentation-headers.ts", "IF_NONE_MATCH_MAX_LENGTH", "1024", "1025", "1023"),
       constant("src/schemas.ts", "ERROR_MESSAGE_MAX_LENGTH", "1024", "1025", "1023"),

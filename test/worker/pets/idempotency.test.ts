@@ -85,8 +85,16 @@ describe("POST /v1/pets with Idempotency-Key", () => {
   });
 
   it.each([
+    ["255 characters, the most a key may have", "k".repeat(255)],
+    ["255 characters quoted", `"${"q".repeat(255)}"`],
+  ])("accepts a key of %s", async (_, value) => {
+    expect((await post(value)).status).toBe(201);
+  });
+
+  it.each([
     ["empty", ""],
     ["an empty quoted string", '""'],
+    ["quoted, of 256 characters", `"${"q".repeat(256)}"`],
     ["longer than 255 characters", "k".repeat(256)],
     ["a bare value with a space", "two words"],
     ["an unterminated quoted string", '"open'],
