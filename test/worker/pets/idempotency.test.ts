@@ -76,7 +76,12 @@ describe("POST /v1/pets with Idempotency-Key", () => {
   it("creates a new pet once the key is older than 24 hours", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const first = (await (await post("day-old")).json()) as Pet;
-    vi.advanceTimersByTime(24 * 60 * 60 * 1000 + 1);
+    // 24 hours to the millisecond: still the same request.
+    vi.advanceTimersByTime(24 * 60 * 60 * 1000);
+    const sameDay = await post("day-old");
+    expect(sameDay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(((await sameDay.json()) as Pet).id).toBe(first.id);
+    vi.advanceTimersByTime(1);
     const second = await post("day-old", { name: "Later", categoryId: 1 });
     expect(second.status).toBe(201);
     expect(((await second.json()) as Pet).id).toBeGreaterThan(first.id);
