@@ -51,14 +51,14 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
     // Not the property tests, whose seed changes with each run, nor the memory budget, which
     // the caches' own module keeps (src/lib/bounded-cache.ts) and which takes longer than the rest together.
     command:
-      "npx vitest run --project worker test/worker/pets/pagination.test.ts test/worker/pets/pet-cache.test.ts test/worker/pets/list-pets.test.ts test/worker/pets/get-pet.test.ts test/worker/pets/round-trips.test.ts --silent",
+      "npx vitest run --project worker test/worker/pets/pagination.test.ts test/worker/pets/cursor-secret.test.ts test/worker/pets/pet-cache.test.ts test/worker/pets/list-pets.test.ts test/worker/pets/get-pet.test.ts test/worker/pets/round-trips.test.ts --silent",
   },
   // The HTTP layer's body checks: its media type, charset, encoding and size, read as the body
   // streams (docs/api.md), at the API's door and the sign-in Worker's.
   body: {
     mutate: ["src/lib/bounded-body.ts", "src/http/json-body.ts"],
     command:
-      "npx vitest run --project worker test/worker/pets/create-pet-body.test.ts test/worker/pets/create-pet.test.ts test/worker/mcp/endpoint.test.ts test/worker/mcp/token-request.test.ts test/worker/mcp/sign-in-strangers.test.ts --silent",
+      "npx vitest run --project worker test/worker/pets/create-pet-body.test.ts test/worker/pets/create-pet-body-size.test.ts test/worker/pets/create-pet.test.ts test/worker/mcp/endpoint.test.ts test/worker/mcp/token-request.test.ts test/worker/mcp/sign-in-strangers.test.ts --silent",
   },
   // JSON read one way: no repeated member, no number rounded to an integer it is not, no deep
   // nesting (docs/api.md). One scan, pure, shown on its own; each door's wording, in the body group.

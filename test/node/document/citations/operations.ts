@@ -60,7 +60,7 @@ export const OPERATIONS: Citation[] = [
   },
   {
     page: "docs/operations.md",
-    test: "test/worker/pets/pagination.test.ts",
+    test: "test/worker/pets/cursor-secret.test.ts",
     claim: "a cursor stays valid while the secret that signed it is either",
     shownBy: ["keeps the cursors handed out before a rotation valid while CURSOR_SECRET_PREVIOUS holds the old secret"],
     breaks: [
