@@ -5,6 +5,27 @@ import { expect, vi } from "vitest";
 // a deadline, and none fails for a machine too busy to keep one.
 
 /**
+ * Records the delay of each timer set once `hungCalls()` counts one, until `restore()`: the
+ * first is the hung call's deadline, set as it is made. The held clock's own setTimeout is put
+ * back as it was (not through a spy's restore, which left a stand-in that the real timers'
+ * return did not replace).
+ */
+export const timersSetOnceHung = (hungCalls: () => number) => {
+  const heldSetTimeout = globalThis.setTimeout;
+  const delays: unknown[] = [];
+  globalThis.setTimeout = ((handler: () => void, ms?: number) => {
+    if (hungCalls() > 0) delays.push(ms);
+    return heldSetTimeout(handler, ms);
+  }) as typeof setTimeout;
+  return {
+    delays,
+    restore: () => {
+      globalThis.setTimeout = heldSetTimeout;
+    },
+  };
+};
+
+/**
  * Sends a request through bindings whose call hangs (`hungCalls` counts the calls made to
  * it), and returns its answer once `deadlineMs` has passed on the timers since the call was
  * made. The deadline set on the call is `deadlineMs` exactly, and one millisecond short of
@@ -16,15 +37,7 @@ export const answerAtDeadline = async (
   deadlineMs: number,
 ): Promise<Response> => {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-  // The delay of each timer set from the hung call on: the first is its deadline, set as it is
-  // made. The held clock's own setTimeout is put back as it was (not through a spy's restore,
-  // which left a stand-in that the real timers' return did not replace).
-  const heldSetTimeout = globalThis.setTimeout;
-  const setSinceHung: unknown[] = [];
-  globalThis.setTimeout = ((handler: () => void, ms?: number) => {
-    if (hungCalls() > 0) setSinceHung.push(ms);
-    return heldSetTimeout(handler, ms);
-  }) as typeof setTimeout;
+  const setSinceHung = timersSetOnceHung(hungCalls);
   let answered = false;
   const answer = send().finally(() => {
     answered = true;
@@ -33,9 +46,9 @@ export const answerAtDeadline = async (
     // Real time for the real calls before the hung one (the key, a limiter), whose deadlines then pass.
     while (hungCalls() === 0) await scheduler.wait(1);
     // Checked before any wait, so that a longer deadline fails here rather than hang the test.
-    expect(setSinceHung[0], "the hung call's deadline").toBe(deadlineMs);
+    expect(setSinceHung.delays[0], "the hung call's deadline").toBe(deadlineMs);
   } finally {
-    globalThis.setTimeout = heldSetTimeout;
+    setSinceHung.restore();
   }
   await vi.advanceTimersByTimeAsync(deadlineMs - 1);
   expect(answered, `answered before ${deadlineMs} ms`).toBe(false);

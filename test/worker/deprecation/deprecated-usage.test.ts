@@ -2,6 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { generateApiKey, hashApiKey } from "../../../src/keys/api-key";
+import { timersSetOnceHung } from "../../helpers/deadline";
 import { callingGetPet, flushUsage, usageOf } from "../../helpers/get-pet-calls";
 import { call, createApiKey, faultLogLines } from "../../helpers/index";
 import { countRoundTrips, d1Error, failing } from "../../helpers/wrap-bindings";
@@ -85,9 +86,8 @@ describe("calls of getPet", () => {
     for (const [index, key] of keys.entries()) started.push(await startGetPet(key, { address: addressOf(index + 1) }));
     await flushUsage(...started.map(({ context }) => context));
     expect(await writtenRows()).toBe(1 + 64);
-    // The next call, at once, finds a full batch waiting: it is written with no wait for the
-    // interval. The flush's wait is the last timer the call sets (after its deadlines), and
-    // is checked as it is set: a wait for the interval would never end on the held clock.
+    // The next call, at once, finds a full batch waiting: its flush waits for no interval
+    // (startGetPet reads the wait as it is set, test/helpers/get-pet-calls.ts).
     const nextKey = await labelled(131);
     const next = await startGetPet(nextKey, { address: addressOf(131) });
     expect(next.flushWait, "the flush's wait").toBe(0);
@@ -160,20 +160,14 @@ describe("calls of getPet", () => {
     const hanging = failing(env, { binding: "DB", sql: /deprecated_calls/, error: "hangs", times: 1 });
     const lines = await faultLogLines(async () => {
       const { context } = await startGetPet(key, { bindings: hanging.env });
-      // The write's deadline, the first timer set once it hangs, checked before the clock
-      // moves past it: a longer one fails here rather than hang the test.
-      const heldSetTimeout = globalThis.setTimeout;
-      const setSinceHung: unknown[] = [];
-      globalThis.setTimeout = ((handler: () => void, ms?: number) => {
-        if (hanging.calls.length > 0) setSinceHung.push(ms);
-        return heldSetTimeout(handler, ms);
-      }) as typeof setTimeout;
+      // The write's deadline, checked before the clock passes it: a longer one fails, not hangs.
+      const setSinceHung = timersSetOnceHung(() => hanging.calls.length);
       try {
         await vi.advanceTimersByTimeAsync(FLUSH_INTERVAL_MS);
         while (hanging.calls.length === 0) await scheduler.wait(1);
-        expect(setSinceHung[0], "the write's deadline").toBe(FLUSH_DEADLINE_MS);
+        expect(setSinceHung.delays[0], "the write's deadline").toBe(FLUSH_DEADLINE_MS);
       } finally {
-        globalThis.setTimeout = heldSetTimeout;
+        setSinceHung.restore();
       }
       await vi.advanceTimersByTimeAsync(FLUSH_DEADLINE_MS);
       await waitOnExecutionContext(context);
