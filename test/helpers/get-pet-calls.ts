@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, beforeEach, vi } from "vitest";
 import { hashApiKey } from "../../src/keys/api-key";
 import type { Pet } from "../../src/schemas";
+import { timersSetOnceHung } from "./deadline";
 import { call, createApiKey, createPet } from "./index";
 
 // The documented numbers, written here rather than imported, so that a change to the code
@@ -52,23 +53,16 @@ export const callingGetPet = () => {
     }: { brownouts?: string; bindings?: Cloudflare.Env; address?: string } = {},
   ) => {
     const context = createExecutionContext();
-    const delays: unknown[] = [];
-    const heldSetTimeout = globalThis.setTimeout;
-    globalThis.setTimeout = ((handler: () => void, ms?: number) => {
-      delays.push(ms);
-      return heldSetTimeout(handler, ms);
-    }) as typeof setTimeout;
+    // Every timer the call sets, from its start, read as it is set.
+    const timers = timersSetOnceHung(() => 1);
     const response = await call(`/v1/pets/${pet.id}`, {
       key,
       // A key's first use counts against its address's allowance for keys the isolate does not know.
       ...(address && { headers: { "CF-Connecting-IP": address } }),
       bindings: { ...bindings, GET_PET_BROWNOUTS: brownouts },
       context,
-    }).finally(() => {
-      // The held clock's own setTimeout, put back as it was (test/helpers/deadline.ts says why).
-      globalThis.setTimeout = heldSetTimeout;
-    });
-    return { response, context, flushWait: delays.at(-1) };
+    }).finally(timers.restore);
+    return { response, context, flushWait: timers.delays.at(-1) };
   };
 
   /** getPet, resolved once the usage it recorded is written. */
