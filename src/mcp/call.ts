@@ -106,7 +106,7 @@ export const callTool = async (c: Context<AppEnv>, name: ToolName, args: unknown
   const refused = scopeRefusal(c.get("apiKey"), binding.operation.scope);
   if (refused) {
     logCall(c, name, refused.status);
-    throw insufficientScope(c, refused, binding.operation.scope);
+    throw insufficientScope(c, refused);
   }
   const checked = checkArguments(name, args);
   if (checked instanceof Error) return refusedCall(c, name, checked);

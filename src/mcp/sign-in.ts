@@ -6,7 +6,7 @@ import type { AppEnv } from "../env";
 import { type ApiError, unavailable } from "../http/errors";
 import { faultContext } from "../http/request-log";
 import { newApp } from "../http/router";
-import { SCOPES, type Scope } from "../keys/api-key";
+import { SCOPES } from "../keys/api-key";
 import { logDependencyFault } from "../lib/faults";
 
 /** What the API asks of the sign-in Worker over RPC, as src/auth-server/worker.ts answers. */
@@ -36,14 +36,13 @@ export const signInChallenge = (c: Context<AppEnv>) => `${resourceMetadata(c)}, 
 /**
  * MCP's scope challenge (RFC 6750 section 3.1): a tool call whose credential lacks its
  * operation's scope is 403 with `error="insufficient_scope"`, naming every scope to sign in
- * with again (those held, and the one lacking: a host that asked for it alone would lose the
- * others) and where, so that a host can ask for them. The Error body is the operation's own refusal.
+ * with again, as the 401 does (a host that asked for the lacking one alone would lose the
+ * others; the sign-in grants those of them that the key may do), and where, so that a host
+ * can ask for them. The Error body is the operation's own refusal.
  */
-export const insufficientScope = (c: Context<AppEnv>, refusal: ApiError, needed: Scope) => {
-  const held = c.get("apiKey").scopes ?? SCOPES;
-  const scopes = SCOPES.filter((scope) => scope === needed || held.includes(scope));
+export const insufficientScope = (c: Context<AppEnv>, refusal: ApiError) => {
   refusal.headers["WWW-Authenticate"] =
-    `Bearer realm="petstore", error="insufficient_scope", scope="${scopes.join(" ")}", ${resourceMetadata(c)}`;
+    `Bearer realm="petstore", error="insufficient_scope", scope="${SCOPES.join(" ")}", ${resourceMetadata(c)}`;
   return refusal;
 };
 

@@ -45,7 +45,7 @@ const listPets = (bearer: string, bindings?: Cloudflare.Env) => callTool(bearer,
 const expectCreateRefused = async (bearer: string) => {
   const create = await callTool(bearer, "create_pet", { name: "Unwritten", categoryId: 1 });
   await expectError(create, 403, "forbidden");
-  // MCP's scope challenge: sign in again for both, the scope held and the one lacking.
+  // MCP's scope challenge: sign in again for every scope, as the 401 says.
   expect(create.headers.get("WWW-Authenticate")).toMatch(
     /^Bearer realm="petstore", error="insufficient_scope", scope="read write", resource_metadata="[^"]+"$/,
   );

@@ -72,7 +72,7 @@ describe("the same refusal from the HTTP door and from a tool", () => {
     expect(await http.json()).toEqual(body);
     expect(tool.status).toBe(403);
     expect(await tool.json()).toEqual(body);
-    // The scopes to sign in with again: the one held, and the one lacking.
+    // The scopes to sign in with again: every one, as the 401 names.
     expect(tool.headers.get("WWW-Authenticate")).toBe(
       'Bearer realm="petstore", error="insufficient_scope", scope="read write", resource_metadata="https://petstore.test/.well-known/oauth-protected-resource/mcp"',
     );

@@ -206,6 +206,22 @@ export const ARCHITECTURE: Citation[] = [
   },
   {
     page: "docs/architecture.md",
+    test: "test/worker/mcp/sign-in-routes.test.ts",
+    claim: "and the sign-in pages 503",
+    shownBy: [
+      "are 503 where no sign-in Worker is bound, or a binding that is not one: a misconfiguration, not a fault",
+      "are 503 while the sign-in Worker throws, each with the fault line the runbook finds",
+    ],
+    breaks: [
+      edit(
+        "src/mcp/sign-in.ts",
+        'logDependencyFault(faultContext(c), "AUTH", error, "503");\n    throw unavailable("Signing in");',
+        "throw error;",
+      ),
+    ],
+  },
+  {
+    page: "docs/architecture.md",
     test: "test/worker/db/clean-up.test.ts",
     claim: "deletes 100,000 expired records over as many runs as that takes",
     shownBy: ["deletes 100,000 in statements of 1,000 rows, 6 a run while each takes 10 s, until all are gone"],

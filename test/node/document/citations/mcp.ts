@@ -122,6 +122,13 @@ export const MCP: Citation[] = [
   },
   {
     page: "docs/mcp.md",
+    test: "test/worker/mcp/sign-in-routes.test.ts",
+    claim: "public, and cacheable for an hour",
+    shownBy: ["is served at the well-known path and at its /mcp form, public, for an hour"],
+    breaks: [edit("src/mcp/sign-in.ts", '"public, max-age=3600"', '"public, max-age=60"')],
+  },
+  {
+    page: "docs/mcp.md",
     test: "test/worker/mcp/metadata-fetch.test.ts",
     claim: "the sign-in Worker follows no redirect to it and takes only a `200` of `application/json`",
     shownBy: [
