@@ -218,6 +218,11 @@ export const ARCHITECTURE: Citation[] = [
         'logDependencyFault(faultContext(c), "AUTH", error, "503");\n    throw unavailable("Signing in");',
         "throw error;",
       ),
+      edit(
+        "src/mcp/sign-in.ts",
+        'if (!service) throw unavailable("Signing in");',
+        "if (!service) return c.notFound();",
+      ),
     ],
   },
   {
