@@ -116,6 +116,13 @@ export const NUDGE_GROUPS: Record<string, NudgeGroup> = {
       constant("src/auth-server/scopes.ts", "SHOWN_SCOPE_LENGTH", "64", "65", "63"),
       constant("src/mcp/door.ts", "AUTH_DEADLINE_MS", "3000", "3001", "2999"),
       constant("src/mcp/door.ts", "MAX_ACCESS_TOKEN_LENGTH", "256", "257", "255"),
+      // How long caches may keep the resource's metadata (docs/mcp.md: an hour), in the header's seconds.
+      {
+        file: "src/mcp/sign-in.ts",
+        from: '"public, max-age=3600"',
+        up: '"public, max-age=3601"',
+        down: '"public, max-age=3599"',
+      },
     ],
   },
   "clean-ups": {
