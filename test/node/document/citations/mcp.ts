@@ -129,6 +129,26 @@ export const MCP: Citation[] = [
   },
   {
     page: "docs/mcp.md",
+    test: "test/worker/mcp/scopes.test.ts",
+    claim: "its description repeats at most the first 64 characters of the scope",
+    shownBy: ["refuse any other, repeating at most 64 characters of it"],
+    breaks: [edit("src/auth-server/scopes.ts", "SHOWN_SCOPE_LENGTH = 64;", "SHOWN_SCOPE_LENGTH = 65;")],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/worker/mcp/lifetimes.test.ts",
+    claim: "a key that ends within a minute gives none",
+    shownBy: [
+      "are 15 minutes and 30 days while the key lives longer, from both sides",
+      "give a key that ends within a minute a minute's access token and no refresh token",
+    ],
+    breaks: [
+      edit("src/auth-server/lifetimes.ts", "ACCESS_TOKEN_TTL_S = 900;", "ACCESS_TOKEN_TTL_S = 901;"),
+      edit("src/auth-server/lifetimes.ts", "SHORTEST_TTL_S = 60;", "SHORTEST_TTL_S = 59;"),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
     test: "test/worker/mcp/metadata-fetch.test.ts",
     claim: "the sign-in Worker follows no redirect to it and takes only a `200` of `application/json`",
     shownBy: [
