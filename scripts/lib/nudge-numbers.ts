@@ -15,7 +15,8 @@ import {
   writeFileSync,
 } from "node:fs";
 import path from "node:path";
-import { NUDGE_GROUPS, type Nudge } from "./number-nudges";
+import type { Nudge } from "./nudge-forms";
+import { NUDGE_GROUPS } from "./number-nudges";
 
 const SANDBOX = path.join(".stryker-tmp", "nudges");
 /** How long a group's tests may run under a nudge before it counts as having made them hang. */

@@ -3,35 +3,7 @@
 // the mutants it cannot make. Each nudge must fail the tests of its group. A step is the unit
 // the docs state the number in (a day for a retention in days, a second for a cache in seconds).
 
-/** One number as its source states it, and the same line one step up and one step down. */
-export type Nudge = { file: string; from: string; up: string; down: string };
-
-/** Numbers of one concern and the tests that pin them. */
-export type NudgeGroup = { tests: string[]; nudges: Nudge[] };
-
-/** `NAME = value` in `file`, nudged to `NAME = up` and `NAME = down`. */
-const constant = (file: string, name: string, value: string, up: string, down: string): Nudge => ({
-  file,
-  from: `${name} = ${value};`,
-  up: `${name} = ${up};`,
-  down: `${name} = ${down};`,
-});
-
-/** One of the key scripts' longest durations (scripts/lib/duration.ts), nudged alone. */
-const duration = (from: string, up: string, down: string): Nudge => ({
-  file: "scripts/lib/duration.ts",
-  from,
-  up,
-  down,
-});
-
-/** The restore check's time limit (scripts/lib/check-dump.ts): 10 s, and 1 s more per MiB begun. */
-const timeLimit = (from: string, up: string, down: string): Nudge => ({
-  file: "scripts/lib/check-dump.ts",
-  from,
-  up,
-  down,
-});
+import { constant, duration, type NudgeGroup, share, timeLimit } from "./nudge-forms";
 
 export const NUDGE_GROUPS: Record<string, NudgeGroup> = {
   keys: {
@@ -154,7 +126,15 @@ export const NUDGE_GROUPS: Record<string, NudgeGroup> = {
   },
   memory: {
     tests: ["test/worker/faults/memory-budget.test.ts", "test/node/memory"],
-    nudges: [constant("src/lib/bounded-cache.ts", "CACHE_BUDGET_BYTES", "16 * MiB", "17 * MiB", "15 * MiB")],
+    // Each cache's share (the budget is their sum): a mebibyte either way, or a quarter made a third and a fifth.
+    nudges: [
+      share("pets", "10 * MiB", "11 * MiB", "9 * MiB"),
+      share("pages", "2 * MiB", "3 * MiB", "1 * MiB"),
+      share("knownKeys", "2 * MiB", "3 * MiB", "1 * MiB"),
+      ...["keyHashes", "unknownKeys", "usageCounts", "lastUsedDays", "cursors"].map((name) =>
+        share(name, "MiB / 4", "MiB / 3", "MiB / 5"),
+      ),
+    ],
   },
   client: {
     tests: ["test/node/client"],
