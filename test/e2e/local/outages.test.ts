@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createKey } from "../../../scripts/keys";
 import { checkNoLocalTraces, type DevServer, startDevServer } from "../../../scripts/lib/dev-server";
 import { openStores } from "../../../scripts/lib/stores";
-import { api, expectError, expectUnavailable, type Pet, petName, walkPages } from "../helpers/client";
+import { api, expectError, expectUnavailable, type Pet, petName } from "../helpers/client";
 import { createThroughD1Outage } from "../helpers/client-through-outage";
+import { type Create, sendCreate, storedByName } from "../helpers/creates";
 import { faultCauses, LOCKED_D1, printedDevKey } from "../helpers/dev-output";
 import { lockStore } from "../helpers/lock-store";
 
@@ -139,25 +140,6 @@ const CREATES = 160;
 const AT_ONCE = 8;
 const KILL_AFTER = 60;
 
-type Create = { name: string; idempotencyKey?: string };
-const send = (origin: string, key: string, { name, idempotencyKey }: Create) =>
-  api("/v1/pets", {
-    origin,
-    key,
-    method: "POST",
-    json: { name, categoryId: 1 },
-    headers: idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {},
-  });
-
-/** Every stored pet, by name, read through the listing's next links. */
-const storedByName = async (origin: string, key: string) => {
-  const byName = new Map<string, Pet[]>();
-  for (const pet of (await walkPages(api, "/v1/pets?limit=100", { origin, key })).flat()) {
-    byName.set(pet.name, [...(byName.get(pet.name) ?? []), pet]);
-  }
-  return byName;
-};
-
 it("loses and doubles nothing it acknowledged when the server is killed with SIGKILL mid-stream", async () => {
   const first = server;
   const run = crypto.randomUUID().slice(0, 8);
@@ -173,7 +155,7 @@ it("loses and doubles nothing it acknowledged when the server is killed with SIG
   let next = 0;
   const client = async () => {
     for (let create = creates[next++]; create; create = creates[next++]) {
-      const response = await send(first.origin, key, create).catch(() => undefined);
+      const response = await sendCreate(first.origin, key, create).catch(() => undefined);
       if (response && response.status !== 201) {
         otherAnswers.push(`${create.name}: ${response.status}`);
         continue;
@@ -202,7 +184,7 @@ it("loses and doubles nothing it acknowledged when the server is killed with SIG
   for (const { name } of unanswered) expect(stored.get(name)?.length ?? 0, name).toBeLessThanOrEqual(1);
 
   const keyed = unanswered.filter(({ idempotencyKey }) => idempotencyKey);
-  for (const create of keyed) expect((await send(second.origin, key, create)).status).toBe(201);
+  for (const create of keyed) expect((await sendCreate(second.origin, key, create)).status).toBe(201);
   const afterRetries = await storedByName(second.origin, key);
   for (const { name } of keyed) expect(afterRetries.get(name), name).toHaveLength(1);
 });
