@@ -83,6 +83,7 @@ export const NUDGE_GROUPS: Record<string, NudgeGroup> = {
       ),
       constant("src/auth-server/lifetimes.ts", "SHORTEST_TTL_S", "60", "61", "59"),
       constant("src/auth-server/token-request.ts", "MAX_TOKEN_REQUEST_BYTES", "16_384", "16_385", "16_383"),
+      constant("src/auth-server/sign-in.ts", "MAX_FORM_BYTES", "16_384", "16_385", "16_383"),
       constant("src/auth-server/strangers.ts", "MAX_REGISTRATION_BYTES", "5120", "5121", "5119"),
       constant("src/auth-server/scopes.ts", "SHOWN_SCOPE_LENGTH", "64", "65", "63"),
       constant("src/mcp/door.ts", "AUTH_DEADLINE_MS", "3000", "3001", "2999"),

@@ -9,6 +9,7 @@ import {
 } from "@cloudflare/workers-oauth-provider";
 import { SCOPES } from "../keys/api-key";
 import { type KeyVerdict, verifyKey } from "../keys/verify";
+import { readBounded } from "../lib/bounded-body";
 import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
 import type { AuthEnv, GrantProps } from "./env";
 import { indexGrant, newGrantUser } from "./grant-index";
@@ -76,12 +77,21 @@ const REFUSED: Record<Refused, [number, string, Record<string, string>?]> = {
 const noneGranted = (asked: readonly string[]) =>
   `That API key does not have the ${asked.map((scope) => `'${scope}'`).join(" or ")} scope this app asks for; sign in with a key that has it.`;
 
-/** The form's fields, if the request is a form at all. */
+/** The most bytes a sign-in form may send: its three fields take a few hundred. */
+export const MAX_FORM_BYTES = 16_384;
+
+/**
+ * The form's fields; undefined if the request is not a form, "too large" past MAX_FORM_BYTES.
+ * Whatever it is, its body is read to its end first (src/lib/bounded-body.ts).
+ */
 const formOf = async (request: Request) => {
-  const type = request.headers.get("Content-Type")?.split(";")[0]?.trim().toLowerCase();
+  const body = await readBounded(request, MAX_FORM_BYTES);
+  if (body === undefined) return "too large";
+  const contentType = request.headers.get("Content-Type") ?? "";
+  const type = contentType.split(";")[0]?.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded" && type !== "multipart/form-data") return undefined;
   try {
-    return await request.formData();
+    return await new Response(body, { headers: { "Content-Type": contentType } }).formData();
   } catch {
     return undefined;
   }
@@ -89,6 +99,7 @@ const formOf = async (request: Request) => {
 
 const submitted = async (oauth: OAuthApi, env: AuthEnv, request: Request) => {
   const form = await formOf(request);
+  if (form === "too large") return page(problemPage(`The sign-in form may be at most ${MAX_FORM_BYTES} bytes.`), 413);
   if (!form) return page(problemPage("The sign-in form is sent as a form, from the sign-in page."), 415);
   const field = (name: string) => {
     const value = form.get(name);

@@ -129,6 +129,19 @@ export const MCP: Citation[] = [
   },
   {
     page: "docs/mcp.md",
+    test: "test/worker/mcp/sign-in-form.test.ts",
+    claim: "The sign-in page's form may be at most 16 KiB too",
+    shownBy: [
+      "may be at most 16 KiB: one byte more is 413, read to its end",
+      "is read from a form, url-encoded or multipart; anything else is 415",
+    ],
+    breaks: [
+      edit("src/auth-server/sign-in.ts", "MAX_FORM_BYTES = 16_384;", "MAX_FORM_BYTES = 16_383;"),
+      edit("src/auth-server/sign-in.ts", 'type !== "multipart/form-data"', 'type !== "multipart/form"'),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
     test: "test/worker/mcp/scopes.test.ts",
     claim: "its description repeats at most the first 64 characters of the scope",
     shownBy: ["refuse any other, repeating at most 64 characters of it"],
