@@ -27,7 +27,7 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
   "sign-in": {
     mutate: ["src/auth-server/*.ts"],
     command:
-      "npx vitest run --project worker test/worker/mcp/sign-in.test.ts test/worker/mcp/sign-in-faults.test.ts test/worker/mcp/sign-in-strangers.test.ts test/worker/mcp/token-request.test.ts test/worker/mcp/metadata-fetch.test.ts test/worker/mcp/lifetimes.test.ts test/worker/mcp/scopes.test.ts test/worker/mcp/sign-in-page.test.ts test/worker/mcp/sign-in-form.test.ts --silent",
+      "npx vitest run --project worker test/worker/mcp/sign-in.test.ts test/worker/mcp/sign-in-faults.test.ts test/worker/mcp/sign-in-strangers.test.ts test/worker/mcp/token-request.test.ts test/worker/mcp/metadata-fetch.test.ts test/worker/mcp/lifetimes.test.ts test/worker/mcp/scopes.test.ts test/worker/mcp/sign-in-page.test.ts test/worker/mcp/sign-in-form.test.ts test/worker/mcp/sign-in-bodies.test.ts --silent",
   },
   // /mcp's sign-in half: the challenge, the token's check and its scopes (docs/mcp.md).
   "mcp-sign-in": {
@@ -58,7 +58,7 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
   body: {
     mutate: ["src/lib/bounded-body.ts", "src/http/json-body.ts"],
     command:
-      "npx vitest run --project worker test/worker/pets/create-pet-body.test.ts test/worker/pets/create-pet-body-size.test.ts test/worker/pets/create-pet.test.ts test/worker/mcp/endpoint.test.ts test/worker/mcp/token-request.test.ts test/worker/mcp/sign-in-strangers.test.ts --silent",
+      "npx vitest run --project worker test/worker/pets/create-pet-body.test.ts test/worker/pets/create-pet-body-size.test.ts test/worker/pets/create-pet.test.ts test/worker/mcp/endpoint.test.ts test/worker/mcp/token-request.test.ts test/worker/mcp/sign-in-strangers.test.ts test/worker/mcp/sign-in-bodies.test.ts --silent",
   },
   // JSON read one way: no repeated member, no number rounded to an integer it is not, no deep
   // nesting (docs/api.md). One scan, pure, shown on its own; each door's wording, in the body group.

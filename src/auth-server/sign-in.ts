@@ -81,15 +81,15 @@ const noneGranted = (asked: readonly string[]) =>
 export const MAX_FORM_BYTES = 16_384;
 
 /**
- * The form's fields; undefined if the request is not a form, "too large" past MAX_FORM_BYTES.
- * Whatever it is, its body is read to its end first (src/lib/bounded-body.ts).
+ * The form's fields; undefined if the request is not a form (whose body ./worker.ts reads to
+ * its end before the answer), "too large" past MAX_FORM_BYTES.
  */
 const formOf = async (request: Request) => {
-  const body = await readBounded(request, MAX_FORM_BYTES);
-  if (body === undefined) return "too large";
   const contentType = request.headers.get("Content-Type") ?? "";
   const type = contentType.split(";")[0]?.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded" && type !== "multipart/form-data") return undefined;
+  const body = await readBounded(request, MAX_FORM_BYTES);
+  if (body === undefined) return "too large";
   try {
     return await new Response(body, { headers: { "Content-Type": contentType } }).formData();
   } catch {

@@ -7,6 +7,7 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import { SCOPES } from "../keys/api-key";
+import { discardBody } from "../lib/bounded-body";
 import { logDependencyFault } from "../lib/faults";
 import type { AuthEnv, GrantProps } from "./env";
 import { ACCESS_TOKEN_TTL_S, boundByKey, REFRESH_TOKEN_TTL_S } from "./lifetimes";
@@ -66,11 +67,19 @@ const prepared = async (env: AuthEnv, request: Request, path: string) => {
 };
 
 export default class AuthServer extends WorkerEntrypoint<AuthEnv> {
+  override async fetch(request: Request) {
+    const answer = await this.answerOf(request);
+    // Whatever was not read of the body, read to its end before the answer (src/lib/bounded-body.ts):
+    // a refusal that did not need it (the throttle's 429, the library's 405) included.
+    await discardBody(request);
+    return answer;
+  }
+
   /**
    * Every request runs on its own guarded stores (./stores.ts): a fault of one, whatever the
    * library made of it, is answered 503 with Retry-After; a name too long to be stored, 400.
    */
-  override async fetch(request: Request) {
+  private async answerOf(request: Request) {
     const url = new URL(request.url);
     const server = serverFor(url.origin);
     const faults: Faults = { causes: [] };

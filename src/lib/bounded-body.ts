@@ -20,6 +20,11 @@ const discard = async (reader: ReadableStreamDefaultReader<Uint8Array>, alreadyR
   await reader.cancel();
 };
 
+/** Reads what is left of the body, if anything, to its end and throws it away, before an answer that did not need it. */
+export const discardBody = async (request: Request) => {
+  if (request.body && !request.bodyUsed) await discard(request.body.getReader(), 0);
+};
+
 /** The whole body, if it is at most `max` bytes, whether it came with a Content-Length or chunked; undefined if larger. */
 export const readBounded = async (request: Request, max: number): Promise<Uint8Array | undefined> => {
   const { body } = request;

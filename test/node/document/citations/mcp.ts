@@ -142,6 +142,13 @@ export const MCP: Citation[] = [
   },
   {
     page: "docs/mcp.md",
+    test: "test/worker/mcp/sign-in-bodies.test.ts",
+    claim: "and so is a body that the answer does not need",
+    shownBy: ["reads a body to its end before a refusal that needs none of it"],
+    breaks: [edit("src/auth-server/worker.ts", "    await discardBody(request);\n", "")],
+  },
+  {
+    page: "docs/mcp.md",
     test: "test/worker/mcp/scopes.test.ts",
     claim: "its description repeats at most the first 64 characters of the scope",
     shownBy: ["refuse any other, repeating at most 64 characters of it"],
