@@ -30,8 +30,11 @@ const METADATA_PATH = "/.well-known/oauth-protected-resource";
 
 const resourceMetadata = (c: Context<AppEnv>) => `resource_metadata="${new URL(c.req.url).origin}${METADATA_PATH}/mcp"`;
 
+/** The scopes to sign in with: every one, whatever the credential held (the sign-in grants those its key may do). */
+const EVERY_SCOPE = `scope="${SCOPES.join(" ")}"`;
+
 /** RFC 9728 section 5.1: the parameters that a 401 at /mcp adds to its challenge. */
-export const signInChallenge = (c: Context<AppEnv>) => `${resourceMetadata(c)}, scope="${SCOPES.join(" ")}"`;
+export const signInChallenge = (c: Context<AppEnv>) => `${resourceMetadata(c)}, ${EVERY_SCOPE}`;
 
 /**
  * MCP's scope challenge (RFC 6750 section 3.1): a tool call whose credential lacks its
@@ -42,7 +45,7 @@ export const signInChallenge = (c: Context<AppEnv>) => `${resourceMetadata(c)}, 
  */
 export const insufficientScope = (c: Context<AppEnv>, refusal: ApiError) => {
   refusal.headers["WWW-Authenticate"] =
-    `Bearer realm="petstore", error="insufficient_scope", scope="${SCOPES.join(" ")}", ${resourceMetadata(c)}`;
+    `Bearer realm="petstore", error="insufficient_scope", ${EVERY_SCOPE}, ${resourceMetadata(c)}`;
   return refusal;
 };
 
