@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AuthEnv } from "../../../src/auth-server/env";
-import { boundByKey } from "../../../src/auth-server/lifetimes";
+import type * as Lifetimes from "../../../src/auth-server/lifetimes";
 import { hashApiKey } from "../../../src/keys/api-key";
 import { createApiKey } from "../../helpers/index";
 
@@ -17,6 +17,17 @@ const REFRESH_TOKEN_S = 2_592_000;
 const SHORTEST_S = 60;
 
 const NOW = Date.parse("2026-11-28T12:00:00.000Z");
+
+let boundByKey: typeof Lifetimes.boundByKey;
+beforeAll(async () => {
+  // The library says, as it loads, that it fetches no metadata document here: not printed.
+  const quiet = (["log", "warn"] as const).map((level) => vi.spyOn(console, level).mockImplementation(() => {}));
+  try {
+    ({ boundByKey } = await import("../../../src/auth-server/lifetimes"));
+  } finally {
+    for (const spy of quiet) spy.mockRestore();
+  }
+});
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["Date"] });
