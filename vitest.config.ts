@@ -28,8 +28,15 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "drizzle"));
   // The sign-in Worker (wrangler.auth.toml), beside the API as deployed: the pool runs another
   // Worker only built, so it is bundled here (in well under a second), as wrangler would.
-  const signInWorker = path.join(import.meta.dirname, ".wrangler", "test", "auth-server.js");
   const mutant = process.env.__STRYKER_ACTIVE_MUTANT__;
+  // A file per mutant: `npm run test:mutation` runs two at once in one sandbox, and a shared
+  // file let one run load the other's bundle.
+  const signInWorker = path.join(
+    import.meta.dirname,
+    ".wrangler",
+    "test",
+    `auth-server${mutant ? `-${mutant}` : ""}.js`,
+  );
   await build({
     entryPoints: [path.join(import.meta.dirname, "src/auth-server/worker.ts")],
     outfile: signInWorker,
