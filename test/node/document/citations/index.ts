@@ -3,10 +3,13 @@
 import { API_CALLERS } from "./api-callers";
 import { API_DOCUMENT } from "./api-document";
 import { ARCHITECTURE } from "./architecture";
+import { ARCHITECTURE_FAULTS } from "./architecture-faults";
 import { BENCH_README } from "./bench-readme";
 import { DEVELOPMENT } from "./development";
 import { KEYS } from "./keys";
 import { MCP } from "./mcp";
+import { MCP_SIGN_IN } from "./mcp-sign-in";
+import { MCP_TOKENS } from "./mcp-tokens";
 import { OPERATIONS } from "./operations";
 
 export type { Citation, Edit } from "./citation";
@@ -16,8 +19,11 @@ export const CITATIONS = [
   ...API_DOCUMENT,
   ...API_CALLERS,
   ...ARCHITECTURE,
+  ...ARCHITECTURE_FAULTS,
   ...DEVELOPMENT,
   ...KEYS,
   ...MCP,
+  ...MCP_SIGN_IN,
+  ...MCP_TOKENS,
   ...OPERATIONS,
 ];

@@ -1,0 +1,119 @@
+// The tests that docs/mcp.md cites for the tokens of its sign-in with OAuth: the token
+// endpoint, their lifetimes, an access token at /mcp, a key's grants (./citation.ts says what
+// each entry holds); the page and its refusals: ./mcp-sign-in.ts.
+import { type Citation, edit } from "./citation";
+
+export const MCP_TOKENS: Citation[] = [
+  {
+    page: "docs/mcp.md",
+    test: "test/worker/mcp/token-request.test.ts",
+    claim: "A request to the token endpoint may be at most 16 KiB",
+    shownBy: ["is read to 16 KiB, and refused with 413 one byte over, before the library sees it"],
+    breaks: [
+      edit(
+        "src/auth-server/token-request.ts",
+        "export const MAX_TOKEN_REQUEST_BYTES = 16_384;",
+        "export const MAX_TOKEN_REQUEST_BYTES = 16_385;",
+      ),
+      edit(
+        "src/auth-server/token-request.ts",
+        "export const MAX_TOKEN_REQUEST_BYTES = 16_384;",
+        "export const MAX_TOKEN_REQUEST_BYTES = 16_383;",
+      ),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/e2e/local/operator-scripts.test.ts",
+    claim: "removes one: its refreshes and sign-ins are refused at once",
+    shownBy: [
+      "apps lists the registered apps and removes one, which ends its refreshes at once; a failed write is said",
+    ],
+    breaks: [edit("scripts/lib/app-registrations.ts", "    await store.delete(name);", "")],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/worker/mcp/token-request.test.ts",
+    claim: "for every client, confidential ones too",
+    shownBy: [
+      "needs PKCE, as a public client's does: without a code_challenge the page links back with invalid_request",
+    ],
+    breaks: [edit("src/auth-server/sign-in.ts", "if (!request.codeChallenge)", "if (false)")],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/worker/mcp/token-request.test.ts",
+    claim: "one used a second time revokes its grant",
+    shownBy: [
+      "used a second time revokes its grant: the copy, its successor and their access tokens all end",
+      "that its grant never issued is refused, and revokes nothing",
+      "gives no tokens for its code",
+      "refreshes no more",
+    ],
+    breaks: [
+      edit(
+        "src/auth-server/lifetimes.ts",
+        "  if (!verdict.admitted) {\n    throw new OAuthError(",
+        '  if (!verdict.admitted && verdict.refusal !== "expired") {\n    throw new OAuthError(',
+      ),
+      edit("src/auth-server/token-request.ts", "await oauth.revokeGrant(named.grantId, named.userId);", ""),
+      edit(
+        "src/auth-server/token-request.ts",
+        "if (grant?.previousRefreshTokenId !== named.tokenId) return false;",
+        "if (!grant) return false;",
+      ),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/worker/mcp/token-request.test.ts",
+    claim: "the token endpoint takes that as one way of authenticating",
+    shownBy: [
+      "gets its tokens with its client_id repeated in the form, and refreshes alike (Python's mcp client)",
+      "is refused another client_id beside Basic, and a client_secret beside it, as two ways of authenticating",
+    ],
+    breaks: [
+      edit("src/auth-server/token-request.ts", 'form.delete("client_id");', ""),
+      edit("src/auth-server/token-request.ts", 'if (!repeatsBasic || form.has("client_secret"))', "if (false)"),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/worker/mcp/lifetimes.test.ts",
+    claim: "a key that ends within a minute gives none",
+    shownBy: [
+      "are 15 minutes and 30 days while the key lives longer, from both sides",
+      "give a key that ends within a minute a minute's access token and no refresh token",
+    ],
+    breaks: [
+      edit("src/auth-server/lifetimes.ts", "ACCESS_TOKEN_TTL_S = 900;", "ACCESS_TOKEN_TTL_S = 901;"),
+      edit("src/auth-server/lifetimes.ts", "SHORTEST_TTL_S = 60;", "SHORTEST_TTL_S = 59;"),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/worker/mcp/sign-in.test.ts",
+    claim: "tokens get 503 with",
+    shownBy: ["gets 503 with Retry-After, never 401, while the sign-in Worker throws or hangs; a key carries on"],
+    breaks: [
+      edit(
+        "src/mcp/door.ts",
+        '    logDependencyFault(asker, "AUTH", error, "503");\n    throw unavailable("Signing in");',
+        '    logDependencyFault(asker, "AUTH", error, "503");\n    throw unknownToken();',
+      ),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/worker/mcp/token-count.test.ts",
+    claim: "counted and refused without being looked up",
+    shownBy: ["is counted and refused unasked when longer than 256 characters, and asked about at 256"],
+    breaks: [
+      edit(
+        "src/mcp/door.ts",
+        "export const MAX_ACCESS_TOKEN_LENGTH = 256;",
+        "export const MAX_ACCESS_TOKEN_LENGTH = 512;",
+      ),
+    ],
+  },
+];
