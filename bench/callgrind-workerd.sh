@@ -7,8 +7,9 @@ for arg in "$@"; do
   case "$arg" in
   --inspector-addr*)
     echo "$$" >"$BENCH_CALLGRIND_DIR/workerd.$$"
-    # V8 writes the machine code it runs: callgrind must look for code written anywhere.
-    exec valgrind --tool=callgrind --smc-check=all-non-file --dump-instr=no --collect-jumps=no \
+    # V8 writes the machine code it runs: callgrind must look for code written anywhere. A
+    # dump per thread: the bench counts the Worker's own thread (./callgrind.ts says why).
+    exec valgrind --tool=callgrind --smc-check=all-non-file --dump-instr=no --collect-jumps=no --separate-threads=yes \
       --callgrind-out-file="$BENCH_CALLGRIND_DIR/callgrind.%p" --log-file="$BENCH_CALLGRIND_DIR/valgrind.%p.log" \
       "$BENCH_WORKERD" "$@"
     ;;

@@ -26,12 +26,30 @@ export const countedProcess = (dir: string, leader: number) => {
 
 export const zeroCounts = (pid: string) => execFileSync("callgrind_control", ["-z", pid], { stdio: "pipe" });
 
-/** The instructions `pid` executed since its counts were last zeroed or dumped (or since it started). */
+/**
+ * The instructions of `pid`'s first thread, which runs the Worker: its requests, its
+ * JavaScript and the garbage collections it waits on. V8's helper threads are left out: they
+ * hold its optimizing compilers and concurrent marking, and when their work lands depends on
+ * when a compile or a marking finishes, not on a load's requests: on 2026-11-28, in 20 loads
+ * of `npm run bench -- --targets getPet,firstPage --rounds 4 --warm-up 1 --startup-runs 0`,
+ * they counted 2 to 37 million instructions beside a first thread's 440 to 486.
+ * Callgrind writes a file per thread and dump: callgrind.<pid>.<dump>-<thread>.
+ */
+export const firstThreadCount = (dir: string, pid: string) => {
+  const dumps = readdirSync(dir).flatMap((file) => {
+    const [, dump, thread] = new RegExp(`^callgrind\\.${pid}\\.(\\d+)-(\\d+)$`).exec(file) ?? [];
+    return dump === undefined ? [] : [{ file, dump: Number(dump), thread: Number(thread) }];
+  });
+  const newest = Math.max(...dumps.map(({ dump }) => dump));
+  const file = dumps.find(({ dump, thread }) => dump === newest && thread === 1)?.file;
+  if (!file) throw new Error(`no dump of ${pid}'s first thread in ${dir}`);
+  const instructions = Number(readFileSync(path.join(dir, file), "utf8").match(/^(?:summary|totals): (\d+)/m)?.[1]);
+  if (!Number.isFinite(instructions)) throw new Error(`no instruction count in ${file}`);
+  return instructions;
+};
+
+/** The instructions of `pid`'s first thread since its counts were last zeroed or dumped (or since it started). */
 export const dumpInstructions = (dir: string, pid: string) => {
   execFileSync("callgrind_control", ["-d", pid], { stdio: "pipe" });
-  const dumps = readdirSync(dir).filter((file) => file.startsWith(`callgrind.${pid}.`));
-  const newest = dumps.toSorted((a, b) => Number(a.split(".").pop()) - Number(b.split(".").pop())).at(-1) ?? "";
-  const instructions = Number(readFileSync(path.join(dir, newest), "utf8").match(/^(?:summary|totals): (\d+)/m)?.[1]);
-  if (!Number.isFinite(instructions)) throw new Error(`no instruction count in ${newest}`);
-  return instructions;
+  return firstThreadCount(dir, pid);
 };
