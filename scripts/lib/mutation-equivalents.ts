@@ -6,6 +6,7 @@ import { alike, type Equivalent } from "./equivalent";
 import { HTTP_EQUIVALENTS } from "./http-equivalents";
 import { PETS_EQUIVALENTS } from "./pets-equivalents";
 import { RESTORE_EQUIVALENTS } from "./restore-equivalents";
+import { SIGN_IN_EQUIVALENTS } from "./sign-in-equivalents";
 
 export const EQUIVALENTS: Equivalent[] = [
   {
@@ -130,4 +131,5 @@ export const EQUIVALENTS: Equivalent[] = [
   ...RESTORE_EQUIVALENTS,
   ...HTTP_EQUIVALENTS,
   ...PETS_EQUIVALENTS,
+  ...SIGN_IN_EQUIVALENTS,
 ];

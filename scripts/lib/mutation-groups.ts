@@ -23,11 +23,12 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
     command: "npx vitest run --project worker test/worker/mcp --silent",
   },
   // The sign-in Worker: grants no more than the page showed, lifetimes, PKCE, refresh reuse,
-  // strangers' writes, the metadata fetch, its stores' faults (docs/mcp.md).
+  // strangers' writes, the metadata fetch, its stores' faults (docs/mcp.md). Each prefix names
+  // every file that starts with it (sign-in*, token-request*).
   "sign-in": {
     mutate: ["src/auth-server/*.ts"],
     command:
-      "npx vitest run --project worker test/worker/mcp/sign-in.test.ts test/worker/mcp/sign-in-faults.test.ts test/worker/mcp/sign-in-strangers.test.ts test/worker/mcp/token-request.test.ts test/worker/mcp/metadata-fetch.test.ts test/worker/mcp/lifetimes.test.ts test/worker/mcp/scopes.test.ts test/worker/mcp/sign-in-page.test.ts test/worker/mcp/sign-in-form.test.ts test/worker/mcp/sign-in-bodies.test.ts --silent",
+      "npx vitest run --project worker test/worker/mcp/sign-in test/worker/mcp/token-request test/worker/mcp/metadata-fetch.test.ts test/worker/mcp/lifetimes.test.ts test/worker/mcp/scopes.test.ts --silent",
   },
   // /mcp's sign-in half: the challenge, the token's check and its scopes (docs/mcp.md).
   "mcp-sign-in": {

@@ -4,8 +4,8 @@
 //   the form, as Python's `mcp` client (2.3) and every host built on it does. RFC 6749
 //   section 2.3 forbids more than one way of authenticating; a client_id alone proves nothing
 //   (section 4.1.3 has clients that do not authenticate send it), so one that repeats Basic's
-//   id is dropped. Another client_id, or a client_secret beside Basic, goes on, for the
-//   library to refuse.
+//   id is dropped. Another client_id goes on, for the library to refuse, as does a
+//   client_secret beside Basic, a second way whether or not the client_id stays.
 // - A refresh token used a second time (RFC 9700 section 4.14.2). The library keeps a grant's
 //   previous refresh token valid beside its successor; whoever presents it again is either
 //   its client, whose answer was lost, or someone who copied it, and the two cannot be told
@@ -20,7 +20,7 @@ export const MAX_TOKEN_REQUEST_BYTES = 16_384;
 
 /** The client id of `Authorization: Basic` (RFC 6749 section 2.3.1: form-encoded, then Base64), if that is what it holds. */
 const basicClientId = (authorization: string | null) => {
-  const encoded = /^basic[\t ]+([A-Za-z0-9+/]+={0,2})$/i.exec(authorization?.trim() ?? "")?.[1];
+  const encoded = /^basic[\t ]+([A-Za-z0-9+/]+={0,2})$/i.exec(authorization ?? "")?.[1];
   if (encoded === undefined) return undefined;
   try {
     const credentials = atob(encoded);
@@ -71,9 +71,8 @@ export const preparedTokenRequest = async (
     return refusal(400, "invalid_grant", "This refresh token was used already: its access is revoked; sign in again.");
   }
   const basicId = basicClientId(request.headers.get("Authorization"));
-  const repeatsBasic =
-    basicId !== undefined && form.getAll("client_id").length === 1 && form.get("client_id") === basicId;
-  if (!repeatsBasic || form.has("client_secret")) return new Request(request, { body });
+  const repeatsBasic = form.getAll("client_id").length === 1 && form.get("client_id") === basicId;
+  if (!repeatsBasic) return new Request(request, { body });
   form.delete("client_id");
   return new Request(request, { body: form.toString() });
 };
