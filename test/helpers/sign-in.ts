@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import { BASE_URL, send } from "./index";
 
 // What the workerd suites that sign in through /authorize and /oauth/* share: a request to
@@ -74,4 +75,21 @@ export const signInCode = async (clientId: string, key: string, scope = "read") 
   const signedIn = await fetchApi("/authorize", formPost({ handle, key, decision: "allow" }, { Cookie: cookie }));
   const code = new URL(signedIn.headers.get("Location") ?? "").searchParams.get("code") ?? "";
   return { code, verifier };
+};
+
+/**
+ * The sign-in Worker's 503 to `sent` while a store it depends on fails (docs/mcp.md): with
+ * Retry-After, a page at /authorize, OAuth's JSON error elsewhere, never cached.
+ */
+export const expectUnavailable = async (response: Response, sent: Request) => {
+  const message = "Signing in is unavailable for a moment; try again in 3 seconds.";
+  expect(response.status).toBe(503);
+  expect(response.headers.get("Retry-After")).toBe("3");
+  if (new URL(sent.url).pathname === "/authorize") {
+    expect(response.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
+    expect(await response.text()).toContain(message);
+    return;
+  }
+  expect(response.headers.get("Cache-Control")).toBe("no-store");
+  expect(await response.json()).toEqual({ error: "temporarily_unavailable", error_description: message });
 };

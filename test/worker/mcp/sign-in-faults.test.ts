@@ -5,7 +5,7 @@ import type { AuthEnv } from "../../../src/auth-server/env";
 import type AuthServer from "../../../src/auth-server/worker";
 import { answerAtDeadline } from "../../helpers/deadline";
 import { BASE_URL, createApiKey, faultLogLines } from "../../helpers/index";
-import { authorizeQuery, REDIRECT_URI } from "../../helpers/sign-in";
+import { authorizeQuery, expectUnavailable, REDIRECT_URI } from "../../helpers/sign-in";
 
 // The sign-in Worker (src/auth-server/) run here on the suite's stores, each of which can be
 // made to throw or hang: every fault of a store it depends on is 503 with Retry-After, within
@@ -169,12 +169,6 @@ const REQUESTS: [string, ("OAUTH_KV" | "API_KEYS")[], () => Promise<Request>][] 
   ],
 ];
 
-const expectUnavailable = async (response: Response) => {
-  expect(response.status).toBe(503);
-  expect(response.headers.get("Retry-After")).toBe("3");
-  expect(await response.text()).toContain("Signing in is unavailable for a moment; try again in 3 seconds.");
-};
-
 describe("the sign-in Worker, while a store it depends on fails", () => {
   for (const [what, stores, request] of REQUESTS) {
     for (const store of stores) {
@@ -185,7 +179,7 @@ describe("the sign-in Worker, while a store it depends on fails", () => {
         const lines = await consoleOf(async () => {
           answer = await worker(faulty).fetch(sent);
         });
-        await expectUnavailable(answer);
+        await expectUnavailable(answer, sent);
         expect(lines).toEqual([faultLine(store)]);
       });
 
@@ -201,7 +195,7 @@ describe("the sign-in Worker, while a store it depends on fails", () => {
             DEADLINE_MS,
           );
         });
-        await expectUnavailable(answer ?? expect.unreachable());
+        await expectUnavailable(answer ?? expect.unreachable(), sent);
         expect(lines).toEqual([faultLine(store)]);
       });
     }
