@@ -6,6 +6,14 @@ import { alike, type Equivalent } from "./equivalent";
 const TOKEN_REQUEST = "src/auth-server/token-request.ts";
 
 export const SIGN_IN_EQUIVALENTS: Equivalent[] = [
+  ...alike("src/auth-server/grant-index.ts", "an entry's value is never read: its name is the index", [
+    [16, '"Stryker was here!"'],
+  ]),
+  ...alike(
+    "src/auth-server/metadata-fetch.ts",
+    "an answer without Content-Type fails the pattern with no text in its place",
+    [[19, '"Stryker was here!"']],
+  ),
   ...alike(TOKEN_REQUEST, "a request without Authorization matches Basic's pattern with no text in its place", [
     [23, '"Stryker was here!"'],
   ]),

@@ -48,6 +48,7 @@ describe("a metadata document's fetch", () => {
       [200, "text/html"],
       [200, "application/jsonp"],
       [200, "application/problem+json"],
+      [200, "text/x-application/json"],
       [200, ""],
     ] as const) {
       const answer = await origin(() => json(status, type)).fetch(URL_OF_DOCUMENT);

@@ -81,6 +81,7 @@ describe("a registration's metadata", () => {
     written.length = 0;
     const refused = await register(freshAddress(), metadataOf(MAX_REGISTRATION_BYTES + 1));
     expect(refused.status).toBe(413);
+    expect(refused.headers.get("Cache-Control")).toBe("no-store");
     expect(await refused.json()).toEqual({
       error: "invalid_client_metadata",
       error_description: "Client metadata may be at most 5120 bytes.",
@@ -91,7 +92,7 @@ describe("a registration's metadata", () => {
 
 describe("an address's registrations and pages", () => {
   it("count on the unknown-key throttle: 60 a minute, then 429 with Retry-After, storing nothing", async () => {
-    const { allowed, registration, page, writes } = await inOneLimiterWindow(async () => {
+    const { allowed, registration, page, writes, otherStatuses } = await inOneLimiterWindow(async () => {
       const address = freshAddress();
       const allowed: number[] = [];
       for (let sent = 0; sent < THROTTLE_LIMIT; sent++) {
@@ -104,17 +105,30 @@ describe("an address's registrations and pages", () => {
       written.length = 0;
       const registration = await register(address);
       const page = await signIn(new Request(pageUrl, { headers: { "CF-Connecting-IP": address } }));
-      return { allowed, registration, page, writes: [...written] };
+      const writes = [...written];
+      // What stores nothing for a stranger is not throttled here: the metadata, the form, the token endpoint.
+      const others = [
+        new Request(`${BASE_URL}/.well-known/oauth-authorization-server`),
+        new Request(`${BASE_URL}/authorize`, { method: "POST" }),
+        new Request(`${BASE_URL}/oauth/token`, { method: "POST" }),
+        new Request(`${BASE_URL}/oauth/register`),
+      ].map((request) => new Request(request, { headers: { "CF-Connecting-IP": address } }));
+      const otherStatuses = [];
+      for (const request of others) otherStatuses.push((await signIn(request)).status);
+      return { allowed, registration, page, writes, otherStatuses };
     });
+    expect(otherStatuses).toEqual([200, 415, 400, 405]);
     expect(allowed).toEqual(Array.from({ length: THROTTLE_LIMIT }, (_, sent) => (sent % 2 === 0 ? 201 : 200)));
     expect(registration.status).toBe(429);
     expect(registration.headers.get("Retry-After")).toBe("60");
+    expect(registration.headers.get("Cache-Control")).toBe("no-store");
     expect(await registration.json()).toEqual({
       error: "temporarily_unavailable",
       error_description: "Too many sign-ins from this address; try again in a minute.",
     });
     expect(page.status).toBe(429);
     expect(page.headers.get("Retry-After")).toBe("60");
+    expect(page.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
     expect(await page.text()).toContain("Too many sign-ins from this address; try again in a minute.");
     expect(writes).toEqual([]);
   });
