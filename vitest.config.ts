@@ -56,9 +56,11 @@ export default defineConfig(async () => {
       // reads it through a spy); keep everything else. Vitest reads this option from the
       // root config only.
       onConsoleLog: (log: string) => !log.startsWith('{"level":"info"'),
-      // A passing run lists its files, each with what it took, and names no test for its time:
-      // a list of slow tests grows with the machine's slowness, and a passing run prints the
-      // same lines on any machine.
+      // A passing run prints its summary alone, the same lines on any machine however many
+      // files it has; a failing one, each failed file and test with its cause, and the console
+      // output of the failed ones (`--reporter=verbose` lists every file with what it took).
+      reporters: ["minimal"],
+      // A failed file's tests are named without a time: a list of slow tests grows with the machine's slowness.
       slowTestThreshold: Number.POSITIVE_INFINITY,
       // The projects run in one group (none sets sequence.groupOrder), two files at a time
       // (each sets maxWorkers: 2, which a group requires alike), the slowest first.
