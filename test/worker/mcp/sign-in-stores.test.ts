@@ -39,10 +39,14 @@ describe("the sign-in Worker's store", () => {
   });
 
   it("reads a name of 513 bytes as missing and refuses to write it, without calling KV, and notes no fault", async () => {
-    const untouchable = new Proxy({} as KVNamespace, {
-      get: (_, method) => () => {
-        throw new Error(`KV's ${String(method)} was called`);
-      },
+    // The real binding, each of its calls made to throw: the guard must call none of them.
+    const untouchable = new Proxy(kv, {
+      get: (target, method) =>
+        typeof Reflect.get(target, method) === "function"
+          ? () => {
+              throw new Error(`KV's ${String(method)} was called`);
+            }
+          : Reflect.get(target, method),
     });
     const { store, faults } = guardedOver(untouchable);
     for (const name of [names.overLimit, names.overLimitInEuros]) {
@@ -57,7 +61,10 @@ describe("the sign-in Worker's store", () => {
 
   it("notes each failure of KV on the request, and rejects with it", async () => {
     const failure = new Error("KV GET failed: 503 injected");
-    const failing = { get: () => Promise.reject(failure) } as unknown as KVNamespace;
+    // The real binding, its reads made to fail as production's KV can.
+    const failing = new Proxy(kv, {
+      get: (target, method) => (method === "get" ? () => Promise.reject(failure) : Reflect.get(target, method)),
+    });
     const { store, faults } = guardedOver(failing);
     await expect(store.get("client:any")).rejects.toBe(failure);
     expect(faults.causes).toEqual([failure]);
