@@ -26,30 +26,69 @@ export const countedProcess = (dir: string, leader: number) => {
 
 export const zeroCounts = (pid: string) => execFileSync("callgrind_control", ["-z", pid], { stdio: "pipe" });
 
-/**
- * The instructions of `pid`'s first thread, which runs the Worker: its requests, its
- * JavaScript and the garbage collections it waits on. V8's helper threads are left out: they
- * hold its optimizing compilers and concurrent marking, and when their work lands depends on
- * when a compile or a marking finishes, not on a load's requests: on 2026-11-28, in 20 loads
- * of `npm run bench -- --targets getPet,firstPage --rounds 4 --warm-up 1 --startup-runs 0`,
- * they counted 2 to 37 million instructions beside a first thread's 440 to 486.
- * Callgrind writes a file per thread and dump: callgrind.<pid>.<dump>-<thread>.
- */
-export const firstThreadCount = (dir: string, pid: string) => {
+/** The files of `pid`'s newest dump, one per thread: callgrind.<pid>.<dump>-<thread>. */
+const newestDump = (dir: string, pid: string) => {
   const dumps = readdirSync(dir).flatMap((file) => {
     const [, dump, thread] = new RegExp(`^callgrind\\.${pid}\\.(\\d+)-(\\d+)$`).exec(file) ?? [];
     return dump === undefined ? [] : [{ file, dump: Number(dump), thread: Number(thread) }];
   });
   const newest = Math.max(...dumps.map(({ dump }) => dump));
-  const file = dumps.find(({ dump, thread }) => dump === newest && thread === 1)?.file;
-  if (!file) throw new Error(`no dump of ${pid}'s first thread in ${dir}`);
-  const instructions = Number(readFileSync(path.join(dir, file), "utf8").match(/^(?:summary|totals): (\d+)/m)?.[1]);
-  if (!Number.isFinite(instructions)) throw new Error(`no instruction count in ${file}`);
-  return instructions;
+  return dumps.filter(({ dump }) => dump === newest);
 };
 
-/** The instructions of `pid`'s first thread since its counts were last zeroed or dumped (or since it started). */
+/**
+ * The instructions of `pid`'s newest dump, all its threads: the Worker's requests, its
+ * JavaScript, V8's compilers (which the bench keeps on the Worker's thread, ./run.ts) and its
+ * collections, whose work a helper thread may take while the Worker's thread waits for it.
+ */
+export const newestDumpCount = (dir: string, pid: string) => {
+  const files = newestDump(dir, pid);
+  if (files.length === 0) throw new Error(`no dump of ${pid} in ${dir}`);
+  return files.reduce((sum, { file }) => {
+    const instructions = Number(readFileSync(path.join(dir, file), "utf8").match(/^(?:summary|totals): (\d+)/m)?.[1]);
+    if (!Number.isFinite(instructions)) throw new Error(`no instruction count in ${file}`);
+    return sum + instructions;
+  }, 0);
+};
+
+/** Each function's own instructions in a callgrind dump (a cost line after `calls=` is the call's, not the caller's). */
+export const selfCosts = (text: string) => {
+  const names = new Map<string, string>();
+  const costs = new Map<string, number>();
+  let current: string | undefined;
+  let callCost = false;
+  for (const line of text.split("\n")) {
+    const named = /^(c?fn)=\((\d+)\)(?: (.*))?$/.exec(line);
+    if (named) {
+      const [, kind, id = "", name] = named;
+      if (name !== undefined) names.set(id, name);
+      if (kind === "fn") current = names.get(id) ?? id;
+    } else if (line.startsWith("calls=")) callCost = true;
+    else if (/^[\d+*-]/.test(line)) {
+      const cost = Number(line.split(" ")[1] ?? 0);
+      if (!callCost && current !== undefined) costs.set(current, (costs.get(current) ?? 0) + cost);
+      callCost = false;
+    }
+  }
+  return costs;
+};
+
+/** V8's optimizing and baseline compilers, by the namespaces of their functions. */
+const V8_COMPILERS = /^v8::internal::(maglev|compiler|turboshaft|baseline)::/;
+
+/**
+ * The V8 compiler functions that ran on `pid`'s other threads in its newest dump: none, when
+ * workerd runs V8 with --single-threaded as the bench asks (./run.ts).
+ */
+export const helperThreadsCompiling = (dir: string, pid: string) =>
+  newestDump(dir, pid)
+    .filter(({ thread }) => thread > 1)
+    .flatMap(({ file }) => [...selfCosts(readFileSync(path.join(dir, file), "utf8"))])
+    .filter(([name, cost]) => cost > 0 && V8_COMPILERS.test(name))
+    .map(([name]) => name);
+
+/** The instructions of `pid` since its counts were last zeroed or dumped (or since it started). */
 export const dumpInstructions = (dir: string, pid: string) => {
   execFileSync("callgrind_control", ["-d", pid], { stdio: "pipe" });
-  return firstThreadCount(dir, pid);
+  return newestDumpCount(dir, pid);
 };

@@ -5,6 +5,8 @@ import { GOALS, median, STARTUP_GOAL_M } from "./targets";
 
 /** One round's count per request, of the target and of what it is judged against. */
 export type Counted = { target: number; reference: number };
+/** The instructions of the full collection before each counted load, on each side (./collect.ts). */
+export type Collections = { api: number[]; floor: number[] };
 
 const percent = (share: number) => `${share < 0 ? "−" : "+"}${Math.abs(share * 100).toFixed(1)}%`;
 const millions = (instructions: number) => (instructions / 1e6).toFixed(3);
@@ -30,6 +32,7 @@ const row = (pair: Pair, rounds: Counted[]) => {
 export const report = (
   heading: string,
   counted: Map<Pair, Counted[]>,
+  collections: Collections,
   startup: { api: number[]; floor: number[] } | undefined,
 ) => {
   const lines = [
@@ -39,6 +42,15 @@ export const report = (
     "| --- | --- | --- | --- | --- | --- | --- |",
     ...[...counted].map(([pair, rounds]) => `| ${row(pair, rounds).join(" | ")} |`),
   ];
+  if (collections.api.length > 0) {
+    const side = (counts: number[]) =>
+      `${(median(counts) / 1e6).toFixed(1)} (${counts.length} ${counts.length === 1 ? "load" : "loads"})`;
+    lines.push(
+      "",
+      "A full collection before each counted load, counted apart (million instructions, with the request that" +
+        ` carried it, the median): the API ${side(collections.api)}, its floor ${side(collections.floor)}.`,
+    );
+  }
   if (startup) {
     const [api, floor] = [median(startup.api), median(startup.floor)];
     const runs = (counts: number[]) => counts.map(millions).join(", ");

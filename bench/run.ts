@@ -9,11 +9,11 @@ import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
 import { utcDay } from "../src/lib/dates";
 import { LIST_LIMIT } from "../src/schemas";
-import { countedProcess, dumpInstructions, zeroCounts } from "./callgrind";
-import { type Counted, report } from "./report";
+import { countedProcess } from "./callgrind";
+import { type CountedServer, load } from "./load";
+import { type Collections, type Counted, report } from "./report";
 import { type Pair, startServers } from "./servers";
 import { startupCounts } from "./startup";
 import { apiTargets, type Target } from "./targets";
@@ -22,6 +22,12 @@ const RUN_DIR = path.resolve(".wrangler/bench/run");
 const CALLGRIND_DIR = path.join(RUN_DIR, "callgrind");
 // Few connections: callgrind runs a process's threads one at a time.
 const CONNECTIONS = 2;
+// Both workerds run V8 on the Worker's thread alone: its compilers and its collector work
+// where the requests make them work, counted with them, rather than on helper threads that
+// finish when the machine lets them (bench/README.md). The full collection before each load
+// (./collect.ts) reduces memory: without the last two, it would throw away the compiled code
+// of every function, to be compiled again in the load.
+const V8_FLAGS = ["--single-threaded", "--no-flush-bytecode", "--no-flush-baseline-code"];
 
 const wholeNumber = (text: string | undefined, name: string, min: number) => {
   const value = Number(text);
@@ -55,18 +61,6 @@ if (unknown?.length)
   throw new Error(`--targets: no target ${unknown.join(", ")}; the targets are ${targetNames.join(", ")}`);
 const args = process.argv.slice(2);
 const log = (message: string) => console.log(`[bench] ${message}`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Instructions per answered request of one load of `target` on the workerd `pid`. */
-const load = async ({ name, url, method = "GET", headers, body, settleMs }: Target, pid: string) => {
-  zeroCounts(pid);
-  const result = await autocannon({ url, method, headers, body, connections: CONNECTIONS, amount: requests });
-  await sleep(settleMs);
-  const instructions = dumpInstructions(CALLGRIND_DIR, pid);
-  const failures = result.errors + result.non2xx;
-  if (failures > 0) throw new Error(`${name}: ${failures} of ${requests} requests failed`);
-  return instructions / result["2xx"];
-};
 
 const main = async () => {
   const started = performance.now();
@@ -78,6 +72,7 @@ const main = async () => {
   rmSync(RUN_DIR, { recursive: true, force: true });
   mkdirSync(CALLGRIND_DIR, { recursive: true });
   const env = {
+    MINIFLARE_WORKERD_V8_FLAGS: V8_FLAGS.join(" "),
     MINIFLARE_WORKERD_PATH: path.resolve("bench/callgrind-workerd.sh"),
     BENCH_WORKERD: (createRequire(import.meta.url)("workerd") as { default: string }).default,
     BENCH_CALLGRIND_DIR: CALLGRIND_DIR,
@@ -86,22 +81,29 @@ const main = async () => {
     startupRuns > 0
       ? await startupCounts({ runDir: RUN_DIR, callgrindDir: CALLGRIND_DIR, env, args: [], runs: startupRuns, log })
       : undefined;
-  const { pairs: all, servers, stop } = await startServers({ runDir: RUN_DIR, count, log, env });
+  const { pairs: all, servers: running, stop } = await startServers({ runDir: RUN_DIR, count, log, env });
   const pairs = only ? all.filter((pair) => only.includes(pair.key)) : all;
   try {
-    const pids = {
-      api: countedProcess(CALLGRIND_DIR, servers.api),
-      floor: countedProcess(CALLGRIND_DIR, servers.floor),
+    const servers: Record<"api" | "floor", CountedServer> = {
+      api: { pid: countedProcess(CALLGRIND_DIR, running.api.pid), inspectorPort: running.api.inspectorPort },
+      floor: { pid: countedProcess(CALLGRIND_DIR, running.floor.pid), inspectorPort: running.floor.inspectorPort },
     };
+    const loadOptions = { callgrindDir: CALLGRIND_DIR, requests, connections: CONNECTIONS };
     const counted = new Map<Pair, Counted[]>(pairs.map((pair) => [pair, []]));
+    const collections: Collections = { api: [], floor: [] };
     for (let round = -warmUpRounds; round < rounds; round++) {
       log(round < 0 ? "warm-up, not counted" : `round ${round + 1} of ${rounds}`);
       for (const pair of pairs) {
         // Each side goes first in every other round, so that neither is always loaded on the other's wake.
         const targetFirst = round % 2 === 0;
+        const loadOn = async (target: Target, side: "api" | "floor") => {
+          const { perRequest, collection } = await load(target, servers[side], loadOptions);
+          if (round >= 0) collections[side].push(collection);
+          return perRequest;
+        };
         const [target, reference] = [
-          () => load(pair.target, pids.api),
-          () => load(pair.reference, pids[pair.referenceSide]),
+          () => loadOn(pair.target, "api"),
+          () => loadOn(pair.reference, pair.referenceSide),
         ];
         const [first, second] = targetFirst ? [await target(), await reference()] : [await reference(), await target()];
         if (round >= 0)
@@ -115,7 +117,7 @@ const main = async () => {
       ` ${count} pets, ${requests} requests a load over ${CONNECTIONS} connections, ${rounds} rounds after ${warmUpRounds}` +
       " of warm-up. Instructions of the Worker's workerd per answered request (callgrind), medians of the rounds;" +
       " over what a target is judged against: the median of the rounds' own shares, and their lowest and highest.";
-    const text = report(heading, counted, startup);
+    const text = report(heading, counted, collections, startup);
     console.log(`\n${text}\n`);
     writeFileSync(path.join(RUN_DIR, "..", "last.md"), `${text}\n`);
     log(`written to .wrangler/bench/last.md; took ${((performance.now() - started) / 1000).toFixed(0)} s`);

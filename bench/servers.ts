@@ -94,7 +94,7 @@ export const startServers = async ({ runDir, count, log, env }: Options) => {
       await checkReplay(floorTarget, answers[name], floor.origin);
       pairs.push({ key: name, target, reference: floorTarget, referenceSide: "floor" });
     }
-    return { pairs, servers: { api: api.pid, floor: floor.pid }, stop };
+    return { pairs, servers: { api, floor }, stop };
   } catch (error) {
     await stop();
     throw error;

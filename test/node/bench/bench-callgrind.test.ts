@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { firstThreadCount } from "../../../bench/callgrind";
+import { helperThreadsCompiling, newestDumpCount, selfCosts } from "../../../bench/callgrind";
 
 // `npm run bench` puts bench/callgrind-workerd.sh in place of workerd: only the
 // Worker's workerd (the one given an inspector) may run under callgrind, and it must leave its
@@ -44,7 +44,7 @@ describe("bench/callgrind-workerd.sh", () => {
 });
 
 describe("the count the bench reads", () => {
-  it("is the first thread's of the newest dump, whatever the other threads counted", () => {
+  it("is the newest dump's, all its threads", () => {
     const dumps = mkdtempSync(path.join(tmpdir(), "bench-dumps-"));
     try {
       const dump = (name: string, count: number) =>
@@ -54,8 +54,48 @@ describe("the count the bench reads", () => {
       dump("callgrind.41.10-01", 1000);
       dump("callgrind.41.10-02", 5);
       dump("callgrind.42.11-01", 42);
-      expect(firstThreadCount(dumps, "41")).toBe(1000);
-      expect(() => firstThreadCount(dumps, "43")).toThrow("no dump of 43's first thread");
+      expect(newestDumpCount(dumps, "41")).toBe(1005);
+      expect(() => newestDumpCount(dumps, "43")).toThrow("no dump of 43");
+    } finally {
+      rmSync(dumps, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("what ran on the other threads", () => {
+  // Callgrind's format: a function named once by id, then its cost lines; a call's inclusive
+  // cost follows its calls= line and is not the caller's own.
+  const DUMP = [
+    "events: Ir",
+    "fn=(1) v8::internal::maglev::MaglevCompiler::Compile(x)",
+    "10 300",
+    "cfn=(2) v8::internal::Scavenger::Process(v8::JobDelegate*)",
+    "calls=1 0",
+    "11 5000",
+    "+1 7",
+    "fn=(2)",
+    "* 40",
+    "fn=(3) workerd::api::Headers::~Headers()",
+    "20 9",
+  ].join("\n");
+
+  it("sums each function's own cost, not what its calls cost", () => {
+    expect(Object.fromEntries(selfCosts(DUMP))).toEqual({
+      "v8::internal::maglev::MaglevCompiler::Compile(x)": 307,
+      "v8::internal::Scavenger::Process(v8::JobDelegate*)": 40,
+      "workerd::api::Headers::~Headers()": 9,
+    });
+  });
+
+  it("names V8's compilers on any thread but the first, in the newest dump", () => {
+    const dumps = mkdtempSync(path.join(tmpdir(), "bench-threads-"));
+    try {
+      writeFileSync(path.join(dumps, "callgrind.41.2-01"), DUMP);
+      writeFileSync(path.join(dumps, "callgrind.41.2-02"), "events: Ir\nfn=(1) workerd::Io::run()\n1 5\n");
+      expect(helperThreadsCompiling(dumps, "41")).toEqual([]);
+      writeFileSync(path.join(dumps, "callgrind.41.3-01"), "events: Ir\nfn=(1) workerd::Io::run()\n1 5\n");
+      writeFileSync(path.join(dumps, "callgrind.41.3-03"), DUMP);
+      expect(helperThreadsCompiling(dumps, "41")).toEqual(["v8::internal::maglev::MaglevCompiler::Compile(x)"]);
     } finally {
       rmSync(dumps, { recursive: true, force: true });
     }

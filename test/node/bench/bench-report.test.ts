@@ -13,6 +13,7 @@ const target = (name: string, goal: keyof typeof GOALS): Target => ({
   goal,
   settleMs: 0,
 });
+const NO_COLLECTIONS = { api: [], floor: [] };
 const rowOf = (goal: keyof typeof GOALS, rounds: Counted[]) => {
   const pair: Pair = {
     key: "firstPage",
@@ -21,7 +22,7 @@ const rowOf = (goal: keyof typeof GOALS, rounds: Counted[]) => {
     referenceSide: "floor",
   };
   return (
-    report("heading", new Map([[pair, rounds]]), undefined)
+    report("heading", new Map([[pair, rounds]]), NO_COLLECTIONS, undefined)
       .split("\n")
       .at(-1) ?? ""
   );
@@ -44,8 +45,21 @@ describe("the bench's report", () => {
     expect(row).toContain("| A target | 1.030 | its floor | 1.000 | +3.0% | +1.0% to +90.0% | ≤ +5.0%: met |");
   });
 
+  it("gives the median of each side's collections before its loads, and says none when none were made", () => {
+    const text = report(
+      "heading",
+      new Map(),
+      { api: [50_000_000, 44_000_000, 52_000_000], floor: [21_000_000] },
+      undefined,
+    );
+    expect(text).toContain(
+      "A full collection before each counted load, counted apart (million instructions, with the request that carried it, the median): the API 50.0 (3 loads), its floor 21.0 (1 load).",
+    );
+    expect(report("heading", new Map(), NO_COLLECTIONS, undefined)).not.toContain("collection");
+  });
+
   it("gives each side's startup, its runs, and what the API takes over the floor", () => {
-    const text = report("heading", new Map(), {
+    const text = report("heading", new Map(), NO_COLLECTIONS, {
       api: [1_500_000_000, 1_520_000_000, 1_510_000_000],
       floor: [1_400_000_000, 1_430_000_000, 1_420_000_000],
     });
@@ -58,7 +72,7 @@ describe("the bench's report", () => {
     [110_000_000, "met"],
     [110_000_001, "NOT met"],
   ])("judges the API's own startup against at most 110 million: %i is %s", (own, verdict) => {
-    const text = report("heading", new Map(), { api: [1_400_000_000 + own], floor: [1_400_000_000] });
+    const text = report("heading", new Map(), NO_COLLECTIONS, { api: [1_400_000_000 + own], floor: [1_400_000_000] });
     expect(text).toMatch(new RegExp(`goal at most 110: ${verdict}\\.$`));
   });
 });

@@ -18,6 +18,13 @@ export const BENCH_README: Citation[] = [
   },
   {
     page: "bench/README.md",
+    test: "test/node/bench/bench-callgrind.test.ts",
+    claim: "helper thread compiled anything stops the run",
+    shownBy: ["names V8's compilers on any thread but the first, in the newest dump"],
+    breaks: [edit("bench/callgrind.ts", "cost > 0 && V8_COMPILERS.test(name)", "cost > 0 && false")],
+  },
+  {
+    page: "bench/README.md",
     test: "test/node/bench/bench-server.test.ts",
     claim: "Both servers run without wrangler dev's local trace collector",
     shownBy: ["stops a run whose server started the collector"],
