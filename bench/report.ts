@@ -11,18 +11,26 @@ export type Collections = { api: number[]; floor: number[] };
 const percent = (share: number) => `${share < 0 ? "−" : "+"}${Math.abs(share * 100).toFixed(1)}%`;
 const millions = (instructions: number) => (instructions / 1e6).toFixed(3);
 
-/** A row: the medians of the rounds, the median of their own shares over the reference, their spread, the verdict. */
+/**
+ * A row: the medians of the rounds on each side, the one's over the other, the spread of the
+ * rounds' own shares, the verdict. A round's share sets one load's count against another's,
+ * so it carries the noise of both; each side's median passes over its own.
+ */
 const row = (pair: Pair, rounds: Counted[]) => {
-  const shares = rounds.map(({ target, reference }) => target / reference - 1);
+  const [target, reference] = [
+    median(rounds.map((round) => round.target)),
+    median(rounds.map((round) => round.reference)),
+  ];
+  const shares = rounds.map((round) => round.target / round.reference - 1);
   // Judged as printed, to a tenth of a point.
-  const share = Math.round(median(shares) * 1000) / 1000;
+  const share = Math.round((target / reference - 1) * 1000) / 1000;
   const goal = GOALS[pair.target.goal];
-  const reference = pair.referenceSide === "floor" ? "its floor" : `${pair.reference.name}, through the API`;
+  const judgedAgainst = pair.referenceSide === "floor" ? "its floor" : `${pair.reference.name}, through the API`;
   return [
     pair.target.name,
-    millions(median(rounds.map((round) => round.target))),
-    reference,
-    millions(median(rounds.map((round) => round.reference))),
+    millions(target),
+    judgedAgainst,
+    millions(reference),
     percent(share),
     `${percent(Math.min(...shares))} to ${percent(Math.max(...shares))}`,
     `≤ ${percent(goal)}: ${share <= goal ? "met" : "NOT met"}`,
