@@ -6,10 +6,7 @@ import { inspect } from "./inspector";
 /** Requests sent to carry the collection, at most: workerd runs an inspector command only when the Worker next runs. */
 const MAX_CARRIERS = 20;
 
-/**
- * Asks V8 for a full collection and sends `carry` (one request of the load's own) until it
- * has run. Returns how many requests carried it.
- */
+/** Asks V8 for a full collection and sends `carry` (one request of the load's own) until it has run. */
 export const collectGarbage = async (inspectorPort: string, carry: () => Promise<void>) => {
   const session = await inspect(inspectorPort);
   try {
@@ -21,7 +18,7 @@ export const collectGarbage = async (inspectorPort: string, carry: () => Promise
       await carry();
       // The command's answer comes over the socket once the isolate has run it.
       await Promise.race([collected, new Promise((resolve) => setTimeout(resolve, 50))]);
-      if (done) return carriers;
+      if (done) return;
     }
     throw new Error(`the inspector did not collect within ${MAX_CARRIERS} requests`);
   } finally {

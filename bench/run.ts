@@ -116,7 +116,8 @@ const main = async () => {
       `\`npm run bench${args.length ? ` -- ${args.join(" ")}` : ""}\`, ${utcDay(Date.now())}, ${availableParallelism()} cores:` +
       ` ${count} pets, ${requests} requests a load over ${CONNECTIONS} connections, ${rounds} rounds after ${warmUpRounds}` +
       " of warm-up. Instructions of the Worker's workerd per answered request (callgrind), medians of the rounds;" +
-      " over what a target is judged against: the median of the rounds' own shares, and their lowest and highest.";
+      " over what a target is judged against: the median of its rounds over the median of the reference's, and the" +
+      " lowest and highest of the rounds' own shares.";
     const text = report(heading, counted, collections, startup);
     console.log(`\n${text}\n`);
     writeFileSync(path.join(RUN_DIR, "..", "last.md"), `${text}\n`);
