@@ -1,4 +1,5 @@
-// wrangler dev's DevTools inspector, for `npm run bench:profile` (./profile.ts): one protocol
+// wrangler dev's DevTools inspector, for `npm run bench:profile` (./profile.ts) and the
+// collection before each load of `npm run bench` (./collect.ts): one protocol
 // session, the Worker's bundle as the inspector names it, and a CPU profile's samples summed by
 // the module of the bundle (esbuild writes `// <path>` above each module it inlines, unminified).
 
