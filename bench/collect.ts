@@ -1,6 +1,6 @@
 // A full garbage collection of a server's isolate, made before each load through wrangler
-// dev's inspector, so that no load holds one by chance and every load starts on an empty
-// young generation (bench/README.md says why, and what the collection costs each side).
+// dev's inspector, so that every load starts just after one rather than holding one by
+// chance (bench/README.md says why, and what the collection costs each side).
 import { inspect } from "./inspector";
 
 /** Requests sent to carry the collection, at most: workerd runs an inspector command only when the Worker next runs. */
