@@ -5,16 +5,13 @@
 // the library is half again the API's whole bundle (docs/architecture.md).
 
 import { WorkerEntrypoint } from "cloudflare:workers";
-import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
-import { SCOPES } from "../keys/api-key";
 import { discardBody } from "../lib/bounded-body";
 import { logDependencyFault } from "../lib/faults";
 import type { AuthEnv, GrantProps } from "./env";
-import { ACCESS_TOKEN_TTL_S, boundByKey, REFRESH_TOKEN_TTL_S } from "./lifetimes";
 import { strictMetadataFetch } from "./metadata-fetch";
+import { serversByOrigin, TOKEN_PATH } from "./servers";
 import { signIn } from "./sign-in";
-import { PAGE_HEADERS, problemPage } from "./sign-in-page";
-import { type Faults, guardStores, OverlongInput } from "./stores";
+import { type Faults, guardStores } from "./stores";
 import { admitStranger } from "./strangers";
 import { preparedTokenRequest } from "./token-request";
 import { unavailableAnswer } from "./unavailable";
@@ -22,42 +19,8 @@ import { unavailableAnswer } from "./unavailable";
 // The library fetches apps' metadata documents with the global fetch, and nothing else does here.
 globalThis.fetch = strictMetadataFetch(globalThis.fetch.bind(globalThis));
 
-const TOKEN_PATH = "/oauth/token";
-
-/** One server per origin the API is served at: the issuer and the resource are the API's own host. */
-const servers = new Map<string, OAuthAuthorizationServer<AuthEnv>>();
-const MAX_ORIGINS = 8;
-const serverFor = (origin: string) => {
-  let server = servers.get(origin);
-  if (!server) {
-    if (servers.size >= MAX_ORIGINS) servers.clear();
-    server = new OAuthAuthorizationServer<AuthEnv>({
-      issuer: origin,
-      resources: [`${origin}/mcp`],
-      authorizeEndpoint: "/authorize",
-      tokenEndpoint: TOKEN_PATH,
-      clientRegistrationEndpoint: "/oauth/register",
-      scopesSupported: [...SCOPES],
-      clientIdMetadataDocumentEnabled: true,
-      accessTokenTTL: ACCESS_TOKEN_TTL_S,
-      refreshTokenTTL: REFRESH_TOKEN_TTL_S,
-      tokenExchangeCallback: boundByKey,
-      // Not the library's line for every refusal: a refusal is the client's to read, and each
-      // request's status is in the Worker's own logs; a store's fault has its fault line (below).
-      onError: () => undefined,
-    });
-    servers.set(origin, server);
-  }
-  return server;
-};
-
-/** A name the client sent that is longer than any the store can hold: bad input, not a fault. */
-const overlongAnswer = (path: string) => {
-  const message = "A value of the request is longer than any this server issues.";
-  return path === "/authorize"
-    ? new Response(problemPage(message), { status: 400, headers: PAGE_HEADERS })
-    : Response.json({ error: "invalid_request", error_description: message }, { status: 400 });
-};
+/** One server per origin the API is served at (./servers.ts). */
+const serverFor = serversByOrigin();
 
 /** The request as the library is to see it (./strangers.ts, ./token-request.ts), or the answer that refuses it first. */
 const prepared = async (env: AuthEnv, request: Request, path: string) => {
@@ -77,7 +40,7 @@ export default class AuthServer extends WorkerEntrypoint<AuthEnv> {
 
   /**
    * Every request runs on its own guarded stores (./stores.ts): a fault of one, whatever the
-   * library made of it, is answered 503 with Retry-After; a name too long to be stored, 400.
+   * library made of it, is answered 503 with Retry-After.
    */
   private async answerOf(request: Request) {
     const url = new URL(request.url);
@@ -91,7 +54,6 @@ export default class AuthServer extends WorkerEntrypoint<AuthEnv> {
       else if (url.pathname === "/authorize") answer = await signIn(server.getOAuthApi(env), env, ready);
       else answer = await server.fetch(ready, env, this.ctx);
     } catch (error) {
-      if (error instanceof OverlongInput) return overlongAnswer(url.pathname);
       if (faults.causes.length === 0) throw error;
     }
     if (faults.causes.length === 0 && answer) return answer;

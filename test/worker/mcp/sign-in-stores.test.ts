@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { AuthEnv } from "../../../src/auth-server/env";
-import { type Faults, guardStores, OverlongInput } from "../../../src/auth-server/stores";
+import { type Faults, guardStores } from "../../../src/auth-server/stores";
 
 // The sign-in Worker's store as the library sees it (src/auth-server/stores.ts), on the real
 // local KV: a name longer than KV's limit of 512 bytes of UTF-8 is the client's input, not a
-// fault (read as missing, written as refused), to the byte, counted in UTF-8 and not in
-// characters; every other call reaches KV, and its failure is noted for the 503.
+// fault (read as missing), to the byte, counted in UTF-8 and not in characters; every other
+// call reaches KV, and its failure is noted for the 503.
 
 /** KV's limit on a key's name, in bytes of UTF-8 (Cloudflare's KV limits). */
 const KV_KEY_MAX_BYTES = 512;
@@ -38,7 +38,7 @@ describe("the sign-in Worker's store", () => {
     expect(faults.causes).toEqual([]);
   });
 
-  it("reads a name of 513 bytes as missing and refuses to write it, without calling KV, and notes no fault", async () => {
+  it("reads a name of 513 bytes as missing, and deletes it, without calling KV, and notes no fault", async () => {
     // The real binding, each of its calls made to throw: the guard must call none of them.
     const untouchable = new Proxy(kv, {
       get: (target, method) =>
@@ -54,9 +54,15 @@ describe("the sign-in Worker's store", () => {
       expect(await store.get(name)).toBeNull();
       expect(await store.getWithMetadata(name)).toEqual({ value: null, metadata: null, cacheStatus: null });
       await expect(store.delete(name)).resolves.toBeUndefined();
-      await expect(store.put(name, "value")).rejects.toBeInstanceOf(OverlongInput);
     }
     expect(faults.causes).toEqual([]);
+  });
+
+  it("leaves a write under a name of 513 bytes to KV, which refuses it: no name it writes is that long, so it is a fault", async () => {
+    const { store, faults } = guardedOver(kv);
+    await expect(store.put(names.overLimit, "value")).rejects.toThrow(/512/);
+    expect(faults.causes).toHaveLength(1);
+    expect(await kv.list({ prefix: "nnn" })).toMatchObject({ keys: [] });
   });
 
   it("notes each failure of KV on the request, and rejects with it", async () => {
