@@ -130,7 +130,8 @@ const submitted = async (oauth: OAuthApi, env: AuthEnv, request: Request) => {
   const { redirectTo } = await oauth.completeAuthorization({
     request: approved.request,
     userId,
-    metadata: { label: key.label },
+    // Nothing reads a grant's metadata, which the library stores unencrypted: none is kept.
+    metadata: {},
     scope: scopes,
     props,
   });

@@ -63,15 +63,19 @@ export const registerClient = async (name: string, tokenEndpointAuthMethod: "non
   return (await registered.json()) as { client_id: string; client_secret?: string };
 };
 
+/** The form on a sign-in page: its handle (each works once) and the cookie that binds it to the browser. */
+export const formOn = async (page: Response) => ({
+  handle: /name="handle" value="([^"]+)"/.exec(await page.text())?.[1] ?? "",
+  cookie: page.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; "),
+});
+
 /** The page opened and its form posted with `key`, as a browser does: the code it sends the app, and its PKCE verifier. */
 export const signInCode = async (clientId: string, key: string, scope = "read") => {
   const { verifier, challenge } = await pkcePair();
-  const page = await fetchApi(`/authorize?${authorizeQuery(clientId, challenge, scope)}`);
-  const handle = /name="handle" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
-  const cookie = page.headers
-    .getSetCookie()
-    .map((line) => line.split(";")[0])
-    .join("; ");
+  const { handle, cookie } = await formOn(await fetchApi(`/authorize?${authorizeQuery(clientId, challenge, scope)}`));
   const signedIn = await fetchApi("/authorize", formPost({ handle, key, decision: "allow" }, { Cookie: cookie }));
   const code = new URL(signedIn.headers.get("Location") ?? "").searchParams.get("code") ?? "";
   return { code, verifier };

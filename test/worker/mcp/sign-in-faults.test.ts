@@ -60,8 +60,18 @@ const consoleOf = async (run: () => Promise<void>) => {
   }
 };
 /** The fault line of `store`, as the sign-in Worker (OAUTH_KV) or the key check (API_KEYS, as KV) writes it. */
-const faultLine = (store: "OAUTH_KV" | "API_KEYS") =>
-  expect.stringContaining(`"dependency":"${store === "API_KEYS" ? "KV" : store}"`);
+/** The one line a store's fault writes: the store, what it said, and the 503 the client got. */
+const faultLine = (store: "OAUTH_KV" | "API_KEYS", how: Breakage) => {
+  const dependency = store === "API_KEYS" ? "KV" : store;
+  return {
+    level: "warn",
+    message: "dependency fault",
+    dependency,
+    cause: how === "throws" ? "KV is down" : `${dependency} did not answer within ${DEADLINE_MS} ms`,
+    outcome: "503",
+  };
+};
+const parsed = (lines: string[]) => lines.map((line) => JSON.parse(line) as unknown);
 
 const form = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
   new Request(`${BASE_URL}${path}`, {
@@ -180,7 +190,7 @@ describe("the sign-in Worker, while a store it depends on fails", () => {
           answer = await worker(faulty).fetch(sent);
         });
         await expectUnavailable(answer, sent);
-        expect(lines).toEqual([faultLine(store)]);
+        expect(parsed(lines)).toEqual([faultLine(store, "throws")]);
       });
 
       it(`answers ${what} 503 with Retry-After when ${store} hangs, at the ${DEADLINE_MS} ms deadline and not before`, async () => {
@@ -196,7 +206,7 @@ describe("the sign-in Worker, while a store it depends on fails", () => {
           );
         });
         await expectUnavailable(answer ?? expect.unreachable(), sent);
-        expect(lines).toEqual([faultLine(store)]);
+        expect(parsed(lines)).toEqual([faultLine(store, "hangs")]);
       });
     }
   }
@@ -230,6 +240,21 @@ describe("the sign-in Worker, while a store it depends on fails", () => {
     const faulty = { ...healthy, OAUTH_KV: broken(healthy.OAUTH_KV, "throws", () => {}) };
     const token = `${"a".repeat(64)}:${"b".repeat(16)}:${"c".repeat(32)}`;
     await expect(worker(faulty).validateToken(`${BASE_URL}/mcp`, token)).rejects.toThrow();
+  });
+
+  it("lets an error that is no store's fault through as itself, for the runtime's 500, and not as a 503", async () => {
+    // A call that throws as it is made, before any answer of KV: a mistake in the code, not a store that failed.
+    const mistaken = new Proxy(healthy.OAUTH_KV, {
+      get: () => () => {
+        throw new TypeError("a mistaken call");
+      },
+    });
+    const lines = await consoleOf(async () => {
+      await expect(
+        worker({ ...healthy, OAUTH_KV: mistaken }).fetch(new Request(`${BASE_URL}/authorize?${pageQuery}`)),
+      ).rejects.toThrow(new TypeError("a mistaken call"));
+    });
+    expect(lines).toEqual([]);
   });
 });
 

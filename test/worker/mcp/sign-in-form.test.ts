@@ -29,8 +29,8 @@ const openPage = async (
   return { page, html, handle: /name="handle" value="([^"]+)"/.exec(html)?.[1] ?? "", cookie };
 };
 
-const post = (fields: Record<string, string>, cookie: string) =>
-  fetchApi("/authorize", formPost(fields, { Cookie: cookie }));
+const post = (fields: Record<string, string>, cookie: string, headers: Record<string, string> = {}) =>
+  fetchApi("/authorize", formPost(fields, { Cookie: cookie, ...headers }));
 
 /** What a page says went wrong, as the person reads it. */
 const problemOf = (html: string) => /<p class="problem" role="alert">([^<]*)<\/p>/.exec(html)?.[1];
@@ -83,6 +83,13 @@ describe("the sign-in page", () => {
     expect(page.status).toBe(400);
     expect(html).not.toContain('id="back"');
     expect(problemOf(html)).not.toBeUndefined();
+  });
+
+  it("says so, with no link to follow, when an app's metadata document cannot be read (its URL, the client id, answers nothing)", async () => {
+    const { page, html } = await openPage("read", (query) => query.set("client_id", "https://127.0.0.1:9/app.json"));
+    expect(page.status).toBe(400);
+    expect(html).not.toContain('id="back"');
+    expect(problemOf(html)).toBe("The app&#39;s metadata document could not be read.");
   });
 });
 
@@ -151,6 +158,12 @@ describe("the sign-in form", () => {
       body: multipart,
     });
     expect(signedIn.status).toBe(302);
+    // A media type's name is the same in any case, and space may stand before its parameters (RFC 9110).
+    const { handle: next, cookie: nextCookie } = await openPage();
+    const spelled = await post({ handle: next, key: await createApiKey("spelled"), decision: "allow" }, nextCookie, {
+      "Content-Type": "Application/X-WWW-Form-URLEncoded ; charset=UTF-8",
+    });
+    expect(spelled.status).toBe(302);
   });
 
   it("may be at most 16 KiB: one byte more is 413, read to its end", async () => {

@@ -40,10 +40,14 @@ describe("the resource's metadata (RFC 9728)", () => {
 });
 
 describe("the sign-in Worker's paths", () => {
-  it("are answered by the sign-in Worker, which names this host as the issuer", async () => {
+  it("are answered by the sign-in Worker, which names this host as the issuer, the scopes and apps' metadata documents", async () => {
     const answer = await get("/.well-known/oauth-authorization-server");
     expect(answer.status).toBe(200);
-    expect(await answer.json()).toMatchObject({ issuer: new URL(BASE_URL).origin });
+    expect(await answer.json()).toMatchObject({
+      issuer: new URL(BASE_URL).origin,
+      scopes_supported: ["read", "write"],
+      client_id_metadata_document_supported: true,
+    });
   });
 
   it("are 503 where no sign-in Worker is bound, or a binding that is not one: a misconfiguration, not a fault", async () => {
