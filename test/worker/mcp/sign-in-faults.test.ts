@@ -1,27 +1,17 @@
-import { createExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { AuthEnv } from "../../../src/auth-server/env";
-import type AuthServer from "../../../src/auth-server/worker";
 import { answerAtDeadline } from "../../helpers/deadline";
 import { BASE_URL, createApiKey, faultLogLines } from "../../helpers/index";
-import { authorizeQuery, expectUnavailable, REDIRECT_URI } from "../../helpers/sign-in";
+import { expectUnavailable, REDIRECT_URI } from "../../helpers/sign-in";
+import { consoleOf, form, healthy, type LoadedSignInWorker, loadSignInWorker } from "../../helpers/sign-in-worker";
 
 // The sign-in Worker (src/auth-server/) run here on the suite's stores, each of which can be
 // made to throw or hang: every fault of a store it depends on is 503 with Retry-After, within
-// the 3 s deadline; every odd input is a 4xx; nothing it receives is a 5xx.
+// the 3 s deadline, never a 500 (odd input: ./sign-in-odd-input.test.ts).
 
 /** docs/architecture.md: a store that has not answered within 3 s is failing. */
 const DEADLINE_MS = 3000;
 /** docs/architecture.md: a limiter that takes over 1 s fails open. */
 const LIMITER_DEADLINE_MS = 1000;
-const OVERLONG = "x".repeat(600);
-
-const healthy: AuthEnv = {
-  OAUTH_KV: (env as Cloudflare.Env & { TEST_OAUTH_KV: KVNamespace }).TEST_OAUTH_KV,
-  API_KEYS: env.API_KEYS,
-  AUTH_FAILURE_LIMITER: env.AUTH_FAILURE_LIMITER,
-};
 
 type Breakage = "throws" | "hangs";
 /** `kv`, whose every call throws or hangs; `called` says when one was made. */
@@ -37,29 +27,6 @@ const broken = (kv: KVNamespace, how: Breakage, called: () => void): KVNamespace
     },
   });
 
-let SignInWorker: typeof AuthServer;
-const worker = (bindings: AuthEnv) => new SignInWorker(createExecutionContext(), bindings);
-
-/**
- * Runs `run` and returns what the sign-in Worker and its library wrote to the console
- * meanwhile, each line as written: a test asserts the lines it provokes instead of printing them.
- */
-const consoleOf = async (run: () => Promise<void>) => {
-  const lines: string[] = [];
-  const capture = (...words: unknown[]) => {
-    lines.push(words.map(String).join(" "));
-  };
-  const spies = (["log", "warn", "error"] as const).map((level) =>
-    vi.spyOn(console, level).mockImplementation(capture),
-  );
-  try {
-    await run();
-    return lines;
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-};
-/** The fault line of `store`, as the sign-in Worker (OAUTH_KV) or the key check (API_KEYS, as KV) writes it. */
 /** The one line a store's fault writes: the store, what it said, and the 503 the client got. */
 const faultLine = (store: "OAUTH_KV" | "API_KEYS", how: Breakage) => {
   const dependency = store === "API_KEYS" ? "KV" : store;
@@ -73,38 +40,13 @@ const faultLine = (store: "OAUTH_KV" | "API_KEYS", how: Breakage) => {
 };
 const parsed = (lines: string[]) => lines.map((line) => JSON.parse(line) as unknown);
 
-const form = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  new Request(`${BASE_URL}${path}`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": "198.18.7.7", ...headers },
-    body: new URLSearchParams(fields),
-  });
-
+let worker: LoadedSignInWorker["worker"];
 let clientId: string;
 let pageQuery: string;
 let key: string;
 beforeAll(async () => {
   key = await createApiKey("signs in while stores fail");
-  let registered = new Response();
-  // The library says, as it loads, that it fetches no metadata document here (the suite's
-  // Worker lacks the flag that lets it), and the sign-in Worker is loaded with it.
-  await consoleOf(async () => {
-    SignInWorker = (await import("../../../src/auth-server/worker")).default;
-    registered = await worker(healthy).fetch(
-      new Request(`${BASE_URL}/oauth/register`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({
-          client_name: "Faults host",
-          redirect_uris: [REDIRECT_URI],
-          token_endpoint_auth_method: "none",
-        }),
-      }),
-    );
-  });
-  clientId = ((await registered.json()) as { client_id: string }).client_id;
-  pageQuery = authorizeQuery(clientId, "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM").toString();
+  ({ worker, clientId, pageQuery } = await loadSignInWorker());
 });
 afterEach(() => vi.useRealTimers());
 
@@ -255,63 +197,5 @@ describe("the sign-in Worker, while a store it depends on fails", () => {
       ).rejects.toThrow(new TypeError("a mistaken call"));
     });
     expect(lines).toEqual([]);
-  });
-});
-
-describe("the sign-in Worker, given odd input", () => {
-  it.each([
-    [
-      "a JSON POST to /authorize",
-      () =>
-        new Request(`${BASE_URL}/authorize`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: "{}",
-        }),
-      415,
-    ],
-    [
-      "a client id longer than KV's names",
-      () => new Request(`${BASE_URL}/authorize?${pageQuery.replace(clientId, OVERLONG)}`),
-      400,
-    ],
-    [
-      "a code longer than KV's names",
-      () =>
-        form("/oauth/token", {
-          grant_type: "authorization_code",
-          code: `${OVERLONG}:${OVERLONG}:x`,
-          redirect_uri: REDIRECT_URI,
-          client_id: clientId,
-          code_verifier: "v".repeat(43),
-        }),
-      400,
-    ],
-    [
-      "a refresh token longer than KV's names",
-      () =>
-        form("/oauth/token", {
-          grant_type: "refresh_token",
-          refresh_token: `${OVERLONG}:${OVERLONG}:x`,
-          client_id: clientId,
-        }),
-      400,
-    ],
-    [
-      "a client id longer than KV's names at the token endpoint",
-      () => form("/oauth/token", { grant_type: "refresh_token", refresh_token: "a:b:c", client_id: OVERLONG }),
-      401,
-    ],
-  ])("answers %s with a 4xx, never a 5xx", async (_, request, status) => {
-    let response = new Response();
-    // The library says why it refused, on the console: not a fault of ours.
-    await consoleOf(async () => {
-      response = await worker(healthy).fetch(request());
-    });
-    expect(response.status).toBe(status);
-  });
-
-  it("knows no access token longer than KV's names, without a fault", async () => {
-    await expect(worker(healthy).validateToken(`${BASE_URL}/mcp`, `${OVERLONG}:${OVERLONG}:x`)).resolves.toBeNull();
   });
 });

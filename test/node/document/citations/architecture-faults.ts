@@ -20,6 +20,13 @@ export const ARCHITECTURE_FAULTS: Citation[] = [
   },
   {
     page: "docs/architecture.md",
+    test: "test/worker/mcp/sign-in-odd-input.test.ts",
+    claim: "is bad input, 4xx",
+    shownBy: ["knows no access token longer than KV's names, without a fault"],
+    breaks: [edit("src/auth-server/stores.ts", "if (absent && overlong(name)) return absent();", "")],
+  },
+  {
+    page: "docs/architecture.md",
     test: "test/worker/faults/faults-d1.test.ts",
     claim: "wrap the real bindings to throw or hang",
     shownBy: ["'Network connection lost.' once: retried, and answered 200"],
