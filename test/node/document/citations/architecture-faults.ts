@@ -15,7 +15,7 @@ export const ARCHITECTURE_FAULTS: Citation[] = [
     page: "docs/architecture.md",
     test: "test/worker/mcp/sign-in-faults.test.ts",
     claim: "never a 500",
-    shownBy: ["rejects validateToken when OAUTH_KV throws, for the API to answer 503"],
+    shownBy: ["answers the page (GET /authorize) 503 with Retry-After when OAUTH_KV throws"],
     breaks: [edit("src/auth-server/stores.ts", "faults.causes.push(error);", "")],
   },
   {
