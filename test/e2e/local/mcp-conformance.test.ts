@@ -5,8 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, startHarness } from "../helpers/harness";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
 // The official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16) against the
 // Worker. The suite sends no credentials, so it talks to a small proxy that adds the key and
@@ -55,13 +54,13 @@ const NOT_APPLICABLE: Record<string, string> = {
   ),
 };
 
-let api: Harness;
+// The suite's server and key (test/e2e/helpers/global-setup.ts): the checks need no state of their own.
+const api = { origin: inject("baseUrl"), apiKey: inject("apiKey") };
 let proxy: Server;
 let url: string;
 const results = mkdtempSync(path.join(tmpdir(), "mcp-conformance-"));
 
 beforeAll(async () => {
-  api = await startHarness({ vars: { ACCESS_LOG: "off" } });
   const target = new URL(api.origin);
   proxy = createServer((incoming, outgoing) => {
     const headers = { ...incoming.headers, authorization: `Bearer ${api.apiKey}` };
@@ -79,7 +78,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise((resolve) => proxy?.close(resolve));
-  await api?.close();
   rmSync(results, { recursive: true, force: true });
 });
 

@@ -1,20 +1,16 @@
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from "@modelcontextprotocol/client";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { expectMcpConformance } from "../../helpers/mcp-conformance";
-import { type Harness, startHarness } from "../helpers/harness";
 
 // Each protocol era with the official SDK that speaks it, over real HTTP against the Worker:
 // the v2 client (@modelcontextprotocol/client) pinned to 2026-07-28, with no fallback to the
 // handshake, and the v1 client (@modelcontextprotocol/sdk) on 2025-11-25. Every answer either
 // gets is held to MCP's schemas on its way (test/helpers/mcp-conformance.ts).
 
-let api: Harness;
-beforeAll(async () => {
-  api = await startHarness({ vars: { ACCESS_LOG: "off" } });
-});
-afterAll(() => api?.close());
+// The suite's server and key (test/e2e/helpers/global-setup.ts): these clients need no state of their own.
+const api = { origin: inject("baseUrl"), apiKey: inject("apiKey") };
 
 /** fetch, with every answer checked against MCP's schemas, and each request's headers kept. */
 const checked = (sent: Headers[]) => async (url: string | URL, init?: RequestInit) => {
