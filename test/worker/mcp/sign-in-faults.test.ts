@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { answerAtDeadline } from "../../helpers/deadline";
 import { BASE_URL, createApiKey, faultLogLines } from "../../helpers/index";
-import { expectUnavailable, REDIRECT_URI } from "../../helpers/sign-in";
+import { expectUnavailable, formOn, REDIRECT_URI } from "../../helpers/sign-in";
 import { consoleOf, form, healthy, type LoadedSignInWorker, loadSignInWorker } from "../../helpers/sign-in-worker";
 
 // The sign-in Worker (src/auth-server/) run here on the suite's stores, each of which can be
@@ -51,15 +51,7 @@ beforeAll(async () => {
 afterEach(() => vi.useRealTimers());
 
 /** The sign-in page's form, opened on healthy stores: its handle and cookie, for a POST. */
-const openedForm = async () => {
-  const page = await worker(healthy).fetch(new Request(`${BASE_URL}/authorize?${pageQuery}`));
-  const handle = /name="handle" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
-  const cookie = page.headers
-    .getSetCookie()
-    .map((line) => line.split(";")[0])
-    .join("; ");
-  return { handle, cookie };
-};
+const openedForm = async () => formOn(await worker(healthy).fetch(new Request(`${BASE_URL}/authorize?${pageQuery}`)));
 
 /** RFC 7636's example verifier, whose S256 challenge the page's query sends. */
 const VERIFIER = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
