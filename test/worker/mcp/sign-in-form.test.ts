@@ -84,13 +84,6 @@ describe("the sign-in page", () => {
     expect(html).not.toContain('id="back"');
     expect(problemOf(html)).not.toBeUndefined();
   });
-
-  it("says so, with no link to follow, when an app's metadata document cannot be read (its URL, the client id, answers nothing)", async () => {
-    const { page, html } = await openPage("read", (query) => query.set("client_id", "https://127.0.0.1:9/app.json"));
-    expect(page.status).toBe(400);
-    expect(html).not.toContain('id="back"');
-    expect(problemOf(html)).toBe("The app&#39;s metadata document could not be read.");
-  });
 });
 
 describe("the sign-in form", () => {
