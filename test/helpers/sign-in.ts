@@ -63,6 +63,9 @@ export const registerClient = async (name: string, tokenEndpointAuthMethod: "non
   return (await registered.json()) as { client_id: string; client_secret?: string };
 };
 
+/** What a sign-in page says went wrong, as the person reads it. */
+export const problemOf = (html: string) => /<p class="problem" role="alert">([^<]*)<\/p>/.exec(html)?.[1];
+
 /** The form on a sign-in page: its handle (each works once) and the cookie that binds it to the browser. */
 export const formOn = async (page: Response) => ({
   handle: /name="handle" value="([^"]+)"/.exec(await page.text())?.[1] ?? "",

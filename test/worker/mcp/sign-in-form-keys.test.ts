@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { generateApiKey } from "../../../src/keys/api-key";
 import { inOneLimiterWindow } from "../../helpers/limiter-window";
-import { authorizeQuery, fetchApi, formOn, formPost, pkcePair, registerClient } from "../../helpers/sign-in";
+import { authorizeQuery, fetchApi, formOn, formPost, pkcePair, problemOf, registerClient } from "../../helpers/sign-in";
 
 // The key the sign-in form sends (src/auth-server/sign-in.ts): whatever the field holds, it
 // goes to the one key check, each key of our shape tried counted against the address as an
@@ -16,9 +16,6 @@ const openedForm = async () => {
   const { challenge } = await pkcePair();
   return formOn(await fetchApi(`/authorize?${authorizeQuery(clientId, challenge)}`));
 };
-
-/** What a page says went wrong, as the person reads it. */
-const problemOf = (html: string) => /<p class="problem" role="alert">([^<]*)<\/p>/.exec(html)?.[1];
 
 describe("the sign-in form's key", () => {
   it("is no key when the field is missing or holds a file: the page again, 401", async () => {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { createApiKey } from "../../helpers/index";
-import { authorizeQuery, fetchApi, formPost, pkcePair, REDIRECT_URI, registerClient } from "../../helpers/sign-in";
+import {
+  authorizeQuery,
+  fetchApi,
+  formPost,
+  pkcePair,
+  problemOf,
+  REDIRECT_URI,
+  registerClient,
+} from "../../helpers/sign-in";
 
 // The sign-in page at /authorize and its form (docs/mcp.md, "The page", "What is granted"), in
 // workerd: what each answer a person can get says, with which status. The same over HTTP and
@@ -31,9 +39,6 @@ const openPage = async (
 
 const post = (fields: Record<string, string>, cookie: string, headers: Record<string, string> = {}) =>
   fetchApi("/authorize", formPost(fields, { Cookie: cookie, ...headers }));
-
-/** What a page says went wrong, as the person reads it. */
-const problemOf = (html: string) => /<p class="problem" role="alert">([^<]*)<\/p>/.exec(html)?.[1];
 
 describe("the sign-in page", () => {
   it("is shown with its own headers and the library's cookie, naming the app and the scopes", async () => {

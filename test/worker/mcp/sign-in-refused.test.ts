@@ -2,7 +2,7 @@ import { AuthorizationError, CimdFetchError } from "@cloudflare/workers-oauth-pr
 import { describe, expect, it } from "vitest";
 import { signIn } from "../../../src/auth-server/sign-in";
 import { BASE_URL } from "../../helpers/index";
-import { REDIRECT_URI } from "../../helpers/sign-in";
+import { problemOf, REDIRECT_URI } from "../../helpers/sign-in";
 import { healthy } from "../../helpers/sign-in-worker";
 
 // A request the library refuses as it reads it (src/auth-server/sign-in.ts): a page that says
@@ -16,8 +16,6 @@ import { healthy } from "../../helpers/sign-in-worker";
 type OAuthApi = Parameters<typeof signIn>[0];
 const refusing = (error: unknown) => ({ parseAuthRequest: () => Promise.reject(error) }) as unknown as OAuthApi;
 const pageFor = (error: unknown) => signIn(refusing(error), healthy, new Request(`${BASE_URL}/authorize?client_id=x`));
-const problemOf = (html: string) => /<p class="problem" role="alert">([^<]*)<\/p>/.exec(html)?.[1];
-
 describe("a request the library refuses as it reads it", () => {
   it("gets the page that says why, 400, linking back to the app only where its redirect URI was verified", async () => {
     const verified = new AuthorizationError("invalid_request", {
