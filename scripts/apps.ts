@@ -4,9 +4,9 @@
 //   npm run --silent apps -- [--remove <client id>] [--env staging|production --remote | --persist-to DIR]
 //
 // Every argument is checked before anything is read or written.
-import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { appTable, CLIENT_ID, removeApp } from "./lib/app-registrations";
+import { runAsCommand } from "./lib/command";
 import { openGrantStore } from "./lib/grant-store";
 import { TARGET_OPTIONS, targetFrom } from "./lib/target";
 
@@ -34,15 +34,4 @@ export const runApps = async (args: string[]) => {
   }
 };
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  runApps(process.argv.slice(2)).then(
-    ({ said, printed }) => {
-      console.error(said);
-      for (const line of printed) console.log(line);
-    },
-    (error: Error) => {
-      console.error(error.message);
-      process.exitCode = 1;
-    },
-  );
-}
+runAsCommand(import.meta.url, runApps);

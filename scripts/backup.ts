@@ -25,9 +25,9 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { checkTimeLimitMs, countRowsQuery, inspectDumpInTime } from "./lib/check-dump";
+import { type Outcome, runAsCommand } from "./lib/command";
 import { openLocalStores, openStores, type Stores } from "./lib/stores";
 import { describeTarget, TARGET_OPTIONS, type Target, targetArgs, targetFrom } from "./lib/target";
 import { wrangler } from "./lib/wrangler";
@@ -122,10 +122,11 @@ export const restore = async (target: Target, input: string): Promise<string> =>
   }
 };
 
-const main = async () => {
-  const [command] = process.argv.slice(2);
+/** Runs `npm run backup` or `npm run restore` (the command first, then its options): what it says on stderr. */
+export const runBackup = async (args: string[]): Promise<Outcome> => {
+  const [command, ...options] = args;
   const { values } = parseArgs({
-    args: process.argv.slice(3),
+    args: options,
     options: {
       ...TARGET_OPTIONS,
       output: { type: "string" },
@@ -134,17 +135,13 @@ const main = async () => {
     },
   });
   const target = targetFrom(values);
-  if (command === "backup" && values.output && !values.input) return backUp(target, values.output, values.force);
-  if (command === "restore" && values.input && !values.output && !values.force) return restore(target, values.input);
+  if (command === "backup" && values.output && !values.input) {
+    return { said: backUp(target, values.output, values.force), printed: [] };
+  }
+  if (command === "restore" && values.input && !values.output && !values.force) {
+    return { said: await restore(target, values.input), printed: [] };
+  }
   throw new Error(USAGE);
 };
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  main().then(
-    (done) => console.error(done),
-    (error: Error) => {
-      console.error(error.message);
-      process.exitCode = 1;
-    },
-  );
-}
+runAsCommand(import.meta.url, runBackup);

@@ -12,8 +12,8 @@
 // <dir>`) instead of the ones under .wrangler/state, as the e2e tests and the bench keep
 // scratch state. Every argument is checked (scripts/lib/key-arguments.ts) before anything is
 // read or written.
-import { pathToFileURL } from "node:url";
 import { type ApiKeyRecord, hashApiKey, SCOPES } from "../src/keys/api-key";
+import { type Outcome, runAsCommand } from "./lib/command";
 import { openGrantStore } from "./lib/grant-store";
 import { clock, type KeyCommand, parseKeyArguments } from "./lib/key-arguments";
 import { grantTable, revokeGrants } from "./lib/key-grants";
@@ -38,8 +38,8 @@ export const createKey = async (
 export const keyExists = async (key: string, stores: Stores): Promise<boolean> =>
   (await readRecord(stores, await hashApiKey(key))) !== undefined;
 
-/** What a command says on stderr, and what it prints on stdout (a new key is its last line). */
-export type KeyOutcome = { said: string; printed: string[] };
+/** What a key command says, always, and prints (a new key is its last line). */
+export type KeyOutcome = Required<Outcome>;
 
 /** What a command runs with besides its arguments: the instant it takes as now, and how a roll waits. */
 type Clock = { now: number; waitForClaims?: ClaimWait };
@@ -113,15 +113,4 @@ export const runKeys = async (
   }
 };
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  runKeys(process.argv.slice(2)).then(
-    ({ said, printed }) => {
-      if (said) console.error(said);
-      for (const line of printed) console.log(line);
-    },
-    (error: Error) => {
-      console.error(error.message);
-      process.exitCode = 1;
-    },
-  );
-}
+runAsCommand(import.meta.url, (args) => runKeys(args));

@@ -5,13 +5,16 @@
 // the last call, most recent first. What an operator sends to the teams before a
 // sunset. The Worker records the calls (src/deprecation/deprecated-operation.ts) right after answering them.
 import { parseArgs } from "node:util";
+import { type Outcome, runAsCommand } from "./lib/command";
+import { table } from "./lib/key-list";
 import { openStores } from "./lib/stores";
 import { describeTarget, TARGET_OPTIONS, targetFrom } from "./lib/target";
 
 type Usage = { key_label: string; api_key_hash: string; operation: string; calls: number; last_call_at: number };
 
-const { values } = parseArgs({ options: { ...TARGET_OPTIONS, days: { type: "string", default: "30" } } });
-try {
+/** Runs `npm run usage:deprecated` with `args`: what it prints on stdout, a heading and a table. */
+export const runUsage = async (args: string[]): Promise<Outcome> => {
+  const { values } = parseArgs({ args, options: { ...TARGET_OPTIONS, days: { type: "string", default: "30" } } });
   const target = targetFrom(values);
   const days = Number(values.days);
   if (!Number.isInteger(days) || days < 1) throw new Error("--days must be a whole number of days, at least 1.");
@@ -22,30 +25,17 @@ try {
     group by api_key_hash, operation order by last_call_at desc`;
   const stores = await openStores(target);
   const rows = await stores.query<Usage>(query).finally(stores.close);
-  console.log(`Calls of deprecated operations since ${since}, ${describeTarget(target, "D1")}:`);
-  if (rows.length === 0) {
-    console.log("none");
-  } else {
-    const table = [
-      ["key label", "key hash", "operation", "calls", "last call (UTC)"],
-      ...rows.map((row) => [
-        row.key_label,
-        `${row.api_key_hash.slice(0, 12)}…`,
-        row.operation,
-        String(row.calls),
-        new Date(row.last_call_at).toISOString().replace(/\.\d+Z$/, "Z"),
-      ]),
-    ];
-    const widths = table[0]?.map((_, column) => Math.max(...table.map((cells) => (cells[column] ?? "").length))) ?? [];
-    for (const cells of table)
-      console.log(
-        cells
-          .map((cell, column) => cell.padEnd(widths[column] ?? 0))
-          .join("  ")
-          .trimEnd(),
-      );
-  }
-} catch (error) {
-  console.error((error as Error).message);
-  process.exitCode = 1;
-}
+  const heading = `Calls of deprecated operations since ${since}, ${describeTarget(target, "D1")}:`;
+  if (rows.length === 0) return { printed: [heading, "none"] };
+  const columns = ["key label", "key hash", "operation", "calls", "last call (UTC)"];
+  const cells = rows.map((row) => [
+    row.key_label,
+    `${row.api_key_hash.slice(0, 12)}…`,
+    row.operation,
+    String(row.calls),
+    new Date(row.last_call_at).toISOString().replace(/\.\d+Z$/, "Z"),
+  ]);
+  return { printed: [heading, ...table([columns, ...cells])] };
+};
+
+runAsCommand(import.meta.url, runUsage);

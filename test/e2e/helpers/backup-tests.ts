@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { backUp, restore } from "../../../scripts/backup";
+import { backUp, restore, runBackup } from "../../../scripts/backup";
 import { type DevServer, startDevServer } from "../../../scripts/lib/dev-server";
 import { migrationFiles } from "../../../scripts/lib/local-migrations";
 import { openStores } from "../../../scripts/lib/stores";
@@ -10,10 +10,9 @@ import { hashApiKey } from "../../../src/keys/api-key";
 import { api, type Pet, petName } from "./client";
 import type { ScratchState } from "./key-script-tests";
 import { peekDatabase } from "./lock-store";
-import { npmScript } from "./npm-script";
 
-// `npm run backup` of the state a scratch server serves (test/e2e/local/operator-scripts.test.ts
-// starts it), `npm run restore` into fresh state, and a server on the restored state
+// A backup (`npm run backup`) of the state a scratch server serves (test/e2e/local/operator-scripts.test.ts
+// starts it), a restore (`npm run restore`) into fresh state, and a server on the restored state
 // answering as the first did.
 
 export const backupTests = (state: ScratchState) => {
@@ -59,13 +58,13 @@ export const backupTests = (state: ScratchState) => {
     expect(before).toContainEqual(keyedPet);
 
     const file = path.join(scratch, "backup.sql");
-    const backedUp = await npmScript("backup", ["--persist-to", server.persistTo, "--output", file]);
-    expect(backedUp.code, backedUp.stderr).toBe(0);
-    expect(backedUp.stderr).toMatch(/Backed up/);
+    // Through the commands' entry point in this process (test/e2e/helpers/key-script-tests.ts
+    // runs commands as processes).
+    const backedUp = await runBackup(["backup", "--persist-to", server.persistTo, "--output", file]);
+    expect(backedUp.said).toMatch(/^Backed up /);
     const restoredState = path.join(scratch, "restored");
-    const restoredRun = await npmScript("restore", ["--persist-to", restoredState, "--input", file]);
-    expect(restoredRun.code, restoredRun.stderr).toBe(0);
-    expect(restoredRun.stderr).toMatch(
+    const restoredRun = await runBackup(["restore", "--persist-to", restoredState, "--input", file]);
+    expect(restoredRun.said).toMatch(
       new RegExp(
         `^Restored .*: pets ${before.length}, idempotency_keys \\d+, deprecated_calls \\d+, api_key_last_used \\d+ rows\\.$`,
         "m",
@@ -91,8 +90,7 @@ export const backupTests = (state: ScratchState) => {
     ).json()) as Pet;
     expect(next.id).toBeGreaterThan(Math.max(...before.map(({ id }) => id)));
 
-    // A database that has tables is refused: the file would fail half-way on it. (In this
-    // process: the script's entry ran above.)
+    // A database that has tables is refused: the file would fail half-way on it.
     await expect(restore({ remote: false, persistTo: restoredState }, file)).rejects.toThrow(
       /is not empty \(it has .*pets.*\): restore into a new database/,
     );

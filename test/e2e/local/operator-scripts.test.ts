@@ -10,6 +10,7 @@ import { openGrantStore } from "../../../scripts/lib/grant-store";
 import { grantTable, revokeGrants } from "../../../scripts/lib/key-grants";
 import { applyLocalMigrations } from "../../../scripts/lib/local-migrations";
 import { openLocalStores } from "../../../scripts/lib/stores";
+import { runUsage } from "../../../scripts/usage";
 import { hashApiKey } from "../../../src/keys/api-key";
 import { createPetThrough } from "../../helpers/api-client";
 import { backupTests } from "../helpers/backup-tests";
@@ -17,7 +18,6 @@ import { api } from "../helpers/client";
 import { keyRollTests } from "../helpers/key-roll-tests";
 import { keyScriptTests, type ScratchState } from "../helpers/key-script-tests";
 import { peekDatabase } from "../helpers/lock-store";
-import { npmScript } from "../helpers/npm-script";
 import {
   exchangeCode,
   HOST_NAME,
@@ -72,9 +72,8 @@ it("usage:deprecated shows the getPet calls under the caller's key label", async
     peekDatabase<{ calls: number }>(state.server.persistTo, "select sum(calls) as calls from deprecated_calls")[0]
       ?.calls;
   await expect.poll(recorded, { timeout: FLUSH_INTERVAL_MS + FLUSH_DEADLINE_MS, interval: 250 }).toBe(1);
-  const { code, stdout } = await npmScript("usage:deprecated", ["--persist-to", state.server.persistTo, "--days", "1"]);
-  expect(code).toBe(0);
-  expect(stdout).toMatch(/^operator +[0-9a-f]{12}… +getPet +1 +\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
+  const { printed } = await runUsage(["--persist-to", state.server.persistTo, "--days", "1"]);
+  expect(printed.join("\n")).toMatch(/^operator +[0-9a-f]{12}… +getPet +1 +\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
 });
 
 describe("backup and restore", () => backupTests(state));
@@ -89,8 +88,8 @@ it("key:grants lists the grants that signing in with a key made, and revokes the
   const { answer } = await signInOverHttp(origin, authorization, state.key);
   // A refusal says why, and the server's output what failed.
   if (answer?.status !== 302) expect.fail(`${answer?.status} ${await answer?.text()}\n${state.server.output()}`);
-  // The command's own process once; the rest through its entry point in this process, and
-  // on one store where a write is made to fail.
+  // Through the command's entry point in this process (test/e2e/helpers/key-script-tests.ts runs
+  // commands as processes), and on one store where a write is made to fail.
   const grants = (...more: string[]) => runKeys(["grants", state.key, ...more, "--persist-to", persistTo]);
   const hash = await hashApiKey(state.key);
   // The app as the page named it, and a code not yet exchanged said to be one, ending in 10 minutes.
@@ -101,10 +100,9 @@ it("key:grants lists the grants that signing in with a key made, and revokes the
   const tokens = (await exchanged.json()) as { access_token: string; refresh_token: string };
   expect((await listPetsWith(origin, tokens.access_token)).status).toBe(200);
 
-  const listed = await npmScript("key:grants", [state.key, "--persist-to", persistTo]);
-  expect(listed.code).toBe(0);
-  expect(listed.stderr).toContain("has 1 grant.");
-  const [header, row = ""] = listed.stdout.trim().split("\n");
+  const listed = await grants();
+  expect(listed.said).toContain("has 1 grant.");
+  const [header, row = ""] = listed.printed;
   expect(header).toMatch(/^grant\s+app \(client id\)\s+scopes\s+granted\s+expires$/);
   const [, grantId = "", , expires = ""] = appAndScope.exec(row) ?? [];
   expect(expires).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -153,11 +151,12 @@ it("apps lists the registered apps and removes one, which ends its refreshes at 
   const exchanged = await exchangeCode(origin, answer?.headers.get("Location") ?? "", authorization, verifier);
   const tokens = (await exchanged.json()) as { refresh_token: string };
 
-  // The command's own process once; the rest in this process, on one store.
-  const listed = await npmScript("apps", ["--persist-to", persistTo]);
-  expect(listed.code).toBe(0);
-  expect(listed.stdout.split("\n")[0]).toMatch(/^client id\s+name\s+redirect URIs\s+expires$/);
-  expect(listed.stdout).toMatch(new RegExp(`^${clientId} +App to remove +${redirectUri} +\\d{4}-\\d\\d-\\d\\dT`, "m"));
+  // Through the command's entry point in this process, then on one store.
+  const listed = await runApps(["--persist-to", persistTo]);
+  expect(listed.printed[0]).toMatch(/^client id\s+name\s+redirect URIs\s+expires$/);
+  expect(listed.printed.join("\n")).toMatch(
+    new RegExp(`^${clientId} +App to remove +${redirectUri} +\\d{4}-\\d\\d-\\d\\dT`, "m"),
+  );
 
   // Refused before any write: what cannot be a client id, and an app that is not registered.
   await expect(runApps(["--remove", "no/such", "--persist-to", persistTo])).rejects.toThrow(
