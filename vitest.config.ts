@@ -52,10 +52,6 @@ export default defineConfig(async () => {
   });
   return {
     test: {
-      // One JSON line per request is the Worker's access log (test/worker/http/observability.test.ts
-      // reads it through a spy); keep everything else. Vitest reads this option from the
-      // root config only.
-      onConsoleLog: (log: string) => !log.startsWith('{"level":"info"'),
       // A passing run prints its summary alone, the same lines on any machine however many
       // files it has; a failing one, each failed file and test with its cause, and the console
       // output of the failed ones (`--reporter=verbose` lists every file with what it took).
@@ -117,7 +113,8 @@ export default defineConfig(async () => {
             isolate: false,
             maxWorkers: 2,
             ...HANG_GUARD,
-            setupFiles: ["./test/helpers/apply-migrations.ts"],
+            // The access log dropped inside workerd rather than carried out to be dropped; then a fresh start.
+            setupFiles: ["./test/helpers/drop-access-log.ts", "./test/helpers/apply-migrations.ts"],
           },
         },
         {
