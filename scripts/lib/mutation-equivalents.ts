@@ -106,22 +106,26 @@ export const EQUIVALENTS: Equivalent[] = [
   },
   {
     file: "src/keys/api-key.ts",
-    line: 110,
+    line: 113,
     replacement: "byte <= 248",
     why: "one byte value in 249 more for one character: a bias no test could see without millions of keys",
   },
   {
     file: "src/keys/verify.ts",
-    line: 123,
+    line: 125,
     replacement: ";",
     why: "a known key is read from knownKeys first, and an unknown entry lives 5 s, never as long as a known one's 60",
   },
-  {
-    file: "src/keys/verify.ts",
-    line: 155,
-    replacement: "true",
-    why: "setting the hash it already holds again changes nothing",
-  },
+  ...alike(
+    "src/keys/verify.ts",
+    "a credential checked as a key always starts with ps_live_ or ps_test_ (/v1's door and /mcp's route by it) and an access token never does; the sign-in Worker, which checks any text pasted as a key, remembers no token: the two kinds never meet in one isolate's cache, space or no space",
+    [
+      ["67:65", "true"],
+      ["67:65", "false"],
+      ["67:65", 'kind !== "key"'],
+      ["67:74", '""'],
+    ],
+  ),
   {
     file: "client/src/checks.ts",
     line: 50,

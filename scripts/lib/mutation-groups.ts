@@ -13,9 +13,10 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
   // Keys: their format and checksum, expiry, scopes, the caches and the throttle (docs/keys.md).
   keys: {
     mutate: ["src/keys/api-key.ts", "src/keys/verify.ts", "src/keys/authenticate.ts", "src/keys/address-group.ts"],
-    // With the KV faults and the memory budget, which the key caches obey, and tokens, which stand for keys.
+    // With the KV faults and the memory budget, which the key caches obey, tokens, which stand for
+    // keys, and the sign-in form, which checks a key as /v1 does.
     command:
-      "npx vitest run --project worker test/worker/keys test/worker/faults/faults.test.ts test/worker/faults/memory-budget.test.ts test/worker/mcp/sign-in.test.ts --silent",
+      "npx vitest run --project worker test/worker/keys test/worker/faults/faults.test.ts test/worker/faults/memory-budget.test.ts test/worker/mcp/sign-in.test.ts test/worker/mcp/sign-in-form-keys.test.ts --silent",
   },
   // /mcp: its versions, the arguments' rules, the door (docs/mcp.md).
   mcp: {

@@ -97,6 +97,19 @@ describe("key lookups through the Worker", () => {
     digest.mockRestore();
   });
 
+  it("hashes a refused key at each request: only an admitted key is remembered, so a flood of others cannot push it out", async () => {
+    const refused = [
+      generateApiKey("development"),
+      await createApiKey("expired", { expiresAt: "2020-01-01T00:00:00Z" }),
+    ];
+    const digest = vi.spyOn(crypto.subtle, "digest");
+    for (const key of refused) {
+      for (let request = 0; request < 3; request++) expect((await fetchPets(key, env)).status).toBe(401);
+    }
+    expect(digest).toHaveBeenCalledTimes(6);
+    digest.mockRestore();
+  });
+
   it("reads a revoked key's absence once, then remembers it as unknown: a client sending it again costs no more reads", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const key = await createApiKey("revoked, then retried");

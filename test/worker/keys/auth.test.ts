@@ -62,8 +62,13 @@ describe("authentication", () => {
         "That is not an API key (ps_live_... or ps_test_...): /v1 takes API keys; an access token from signing in works at /mcp only.",
       );
     }
-    const key = await call("/v1/pets", { key: null, headers: { Authorization: `Bearer ps_test_${"0".repeat(43)}` } });
-    expect((await expectError(key, 401, "unauthorized")).message).toBe("The API key is not valid.");
+    for (const prefix of ["ps_test_", "ps_live_"]) {
+      const key = await call("/v1/pets", {
+        key: null,
+        headers: { Authorization: `Bearer ${prefix}${"0".repeat(43)}` },
+      });
+      expect((await expectError(key, 401, "unauthorized")).message).toBe("The API key is not valid.");
+    }
   });
 
   it("accepts the scheme in any case and extra spaces before the token", async () => {
