@@ -58,8 +58,8 @@ export const backupTests = (state: ScratchState) => {
     expect(before).toContainEqual(keyedPet);
 
     const file = path.join(scratch, "backup.sql");
-    // Through the commands' entry point in this process (test/e2e/helpers/key-script-tests.ts
-    // runs commands as processes).
+    // Through the commands' entry point in this process (test/node/scripts/commands.test.ts
+    // runs each as its process).
     const backedUp = await runBackup(["backup", "--persist-to", server.persistTo, "--output", file]);
     expect(backedUp.said).toMatch(/^Backed up /);
     const restoredState = path.join(scratch, "restored");

@@ -88,8 +88,8 @@ it("key:grants lists the grants that signing in with a key made, and revokes the
   const { answer } = await signInOverHttp(origin, authorization, state.key);
   // A refusal says why, and the server's output what failed.
   if (answer?.status !== 302) expect.fail(`${answer?.status} ${await answer?.text()}\n${state.server.output()}`);
-  // Through the command's entry point in this process (test/e2e/helpers/key-script-tests.ts runs
-  // commands as processes), and on one store where a write is made to fail.
+  // Through the command's entry point in this process (test/node/scripts/commands.test.ts runs
+  // it as its process), and on one store where a write is made to fail.
   const grants = (...more: string[]) => runKeys(["grants", state.key, ...more, "--persist-to", persistTo]);
   const hash = await hashApiKey(state.key);
   // The app as the page named it, and a code not yet exchanged said to be one, ending in 10 minutes.
