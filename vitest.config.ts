@@ -113,8 +113,13 @@ export default defineConfig(async () => {
             isolate: false,
             maxWorkers: 2,
             ...HANG_GUARD,
-            // The access log dropped inside workerd rather than carried out to be dropped; then a fresh start.
-            setupFiles: ["./test/helpers/drop-access-log.ts", "./test/helpers/apply-migrations.ts"],
+            // The access log dropped inside workerd rather than carried out to be dropped; then a fresh
+            // start; and at the end, the wait for the file's work after its answers.
+            setupFiles: [
+              "./test/helpers/drop-access-log.ts",
+              "./test/helpers/apply-migrations.ts",
+              "./test/helpers/settle-deferred-work.ts",
+            ],
           },
         },
         {

@@ -40,9 +40,10 @@ export const callingGetPet = () => {
   });
 
   /**
-   * getPet with GET_PET_BROWNOUTS set; the context, to wait for its deferred work; and the
-   * delay of the last timer the call set (after its deadlines, the wait of the flush it
-   * scheduled, if it did), read as it is set: a wait too long never ends on the held clock.
+   * getPet with GET_PET_BROWNOUTS set, in `context` (a fresh one unless given); the context, to
+   * wait for its deferred work; and the delay of the last timer the call set (after its
+   * deadlines, the wait of the flush it scheduled, if it did), read as it is set: a wait too
+   * long never ends on the held clock.
    */
   const startGetPet = async (
     key: string,
@@ -50,9 +51,9 @@ export const callingGetPet = () => {
       brownouts = "",
       bindings = env as Cloudflare.Env,
       address = "",
-    }: { brownouts?: string; bindings?: Cloudflare.Env; address?: string } = {},
+      context = createExecutionContext(),
+    }: { brownouts?: string; bindings?: Cloudflare.Env; address?: string; context?: ExecutionContext } = {},
   ) => {
-    const context = createExecutionContext();
     // Every timer the call sets, from its start, read as it is set.
     const timers = timersSetOnceHung(() => 1);
     const response = await call(`/v1/pets/${pet.id}`, {

@@ -180,8 +180,12 @@ describe("calls of getPet", () => {
 
   it("are still written when a flush never settles (its waitUntil cut by the platform)", async () => {
     const key = await createApiKey("cut off");
-    await startGetPet(key);
-    vi.clearAllTimers(); // the scheduled flush never runs, as if the platform had cancelled it
+    // A context that lets its work after the answer go, and the flush's timer cleared: as if the
+    // platform had cut the waitUntil, the flush never runs, and nothing waits for it.
+    const cut = createExecutionContext();
+    cut.waitUntil = () => {};
+    await startGetPet(key, { context: cut });
+    vi.clearAllTimers();
     vi.setSystemTime(Date.now() + FLUSH_INTERVAL_MS + FLUSH_DEADLINE_MS);
     await getPet(key);
     expect((await usageOf(key))[0]?.calls).toBe(2);
