@@ -28,7 +28,7 @@ const CUT_SHORT = Symbol.for("petstore.test.waitsCutShort");
 
 type WaitsCutShort = { now: boolean };
 
-const isPlainWait = (handler: unknown): handler is (...args: unknown[]) => void =>
+export const isPlainWait = (handler: unknown): handler is (...args: unknown[]) => void =>
   typeof handler === "function" && Function.prototype.toString.call(handler) === "function () { [native code] }";
 
 /** Wraps setTimeout, once for the runtime: a plain wait goes in steps, and ends at a step once `now` is set. */
@@ -63,7 +63,8 @@ const holder = globalThis as { [CUT_SHORT]?: WaitsCutShort };
 holder[CUT_SHORT] ??= wrapTimers();
 const waits = holder[CUT_SHORT];
 
-afterAll(async () => {
+/** Waits for the work after every answer so far, its plain waits cut short: what each file's end does. */
+export const settleDeferredWork = async () => {
   // The pool's 30 s wait runs on the timers, which a file's held clock must not stop.
   vi.useRealTimers();
   waits.now = true;
@@ -72,4 +73,6 @@ afterAll(async () => {
   } finally {
     waits.now = false;
   }
-});
+};
+
+afterAll(settleDeferredWork);
