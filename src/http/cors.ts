@@ -104,15 +104,14 @@ export const apiCors = (methods: ReturnType<typeof routeMethods>) => {
     exposeHeaders: EXPOSED_HEADERS,
   });
   const preflightOnly = onRealPreflight(handler);
-  return createMiddleware<AppEnv>(async (c, next) => (c.req.path === DOCUMENT_PATH ? next() : preflightOnly(c, next)));
+  return createMiddleware<AppEnv>((c, next) => (c.req.path === DOCUMENT_PATH ? next() : preflightOnly(c, next)));
 };
 
 /** Only a real preflight (an OPTIONS with Access-Control-Request-Method) is answered by `cors`; any other OPTIONS goes on. */
 const onRealPreflight = (cors: ReturnType<typeof corsMiddleware>) =>
-  createMiddleware<AppEnv>(async (c, next) => {
-    if (c.req.method === "OPTIONS" && !c.req.header("Access-Control-Request-Method")) return next();
-    return cors(c, next);
-  });
+  createMiddleware<AppEnv>((c, next) =>
+    c.req.method === "OPTIONS" && !c.req.header("Access-Control-Request-Method") ? next() : cors(c, next),
+  );
 
 /** CORS on `options` for a path of another concern's (the MCP endpoint's), a real preflight answered as the API's are. */
 export const corsFor = (options: CorsOptions) => onRealPreflight(corsMiddleware(options));

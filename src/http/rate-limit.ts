@@ -28,9 +28,11 @@ const policyHeader = (quota = "") => {
  * Per API key, after authentication, so that one noisy key cannot starve the
  * others. The binding counts in the colo, without a storage round trip.
  */
-export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
+export const rateLimit = createMiddleware<AppEnv>((c, next) => {
   const policy = policyHeader(c.env.RATE_LIMIT_QUOTA);
   if (policy) c.header(RATE_LIMIT_POLICY_HEADER, policy);
-  if (!(await isWithinLimit(c.env, "RATE_LIMITER", c.get("apiKey").hash, faultContext(c)))) throw rateLimited();
-  await next();
+  return isWithinLimit(c.env, "RATE_LIMITER", c.get("apiKey").hash, faultContext(c)).then((within) => {
+    if (!within) throw rateLimited();
+    return next();
+  });
 });

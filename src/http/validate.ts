@@ -79,11 +79,11 @@ export const validate = <Schema extends $ZodType, T extends Target & keyof Valid
   if (target !== "query") return validator;
   const onEmpty = verdictOnEmpty(schema);
   const validateQuery: MiddlewareHandler = validator;
-  return createMiddleware(async (c, next) => {
+  return createMiddleware((c, next) => {
     const verdict = c.req.url.includes("?") ? undefined : onEmpty();
     if (!verdict?.success) return validateQuery(c, next);
     c.req.addValidatedData("query", verdict.data as Record<string, unknown>);
-    await next();
+    return next();
   }) as unknown as Validator;
 };
 
@@ -95,7 +95,7 @@ export const validate = <Schema extends $ZodType, T extends Target & keyof Valid
 const validateByName = (target: "param" | "header", schema: $ZodObject) => {
   const names = Object.keys(schema._zod.def.shape);
   const onEmpty = verdictOnEmpty(schema);
-  return createMiddleware<AppEnv>(async (c, next) => {
+  return createMiddleware<AppEnv>((c, next) => {
     const values: Record<string, string> = {};
     let sent = false;
     for (const name of names) {
@@ -108,7 +108,7 @@ const validateByName = (target: "param" | "header", schema: $ZodObject) => {
     const result = sent ? safeParse(schema, values) : onEmpty();
     if (!result.success) throw invalid(target, result.error.issues, values);
     c.req.addValidatedData(target, result.data as Record<string, unknown>);
-    await next();
+    return next();
   });
 };
 

@@ -115,7 +115,7 @@ export const admitApiKey = async (c: Context<AppEnv>, token: string) => {
  * /v1's door: runs before any validation or database work. It takes API keys only; anything
  * without a key's prefix (an access token from signing in, most likely) is told so, unread.
  */
-export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
+export const requireApiKey = createMiddleware<AppEnv>((c, next) => {
   const token = bearerToken(c);
   if (!isApiKeyCredential(token)) {
     throw new ApiError(
@@ -124,6 +124,5 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
       { "WWW-Authenticate": BEARER_CHALLENGES.invalid },
     );
   }
-  await admitApiKey(c, token);
-  await next();
+  return admitApiKey(c, token).then(() => next());
 });

@@ -79,7 +79,17 @@ export class DeadlineExceeded extends Error {}
 export const withDeadline = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
   new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new DeadlineExceeded(`${what} did not answer within ${ms} ms`)), ms);
-    promise.then(resolve, reject).finally(() => clearTimeout(timer));
+    // Not `.finally()`, which adds two promises to every call of every binding.
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
   });
 
 export type Dependency = "D1" | "KV" | "RATE_LIMITER" | "AUTH_FAILURE_LIMITER" | "AUTH" | "OAUTH_KV";

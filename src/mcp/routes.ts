@@ -49,12 +49,12 @@ export const mcpCors = corsFor({
   exposeHeaders: ["X-Request-Id", "Retry-After", "WWW-Authenticate"],
 });
 
-const checkOrigin = createMiddleware<AppEnv>(async (c, next) => {
+const checkOrigin = createMiddleware<AppEnv>((c, next) => {
   const origin = c.req.header("Origin");
   if (origin !== undefined && !mayCallMcp(origin, c)) {
     throw new ApiError("forbidden", `The Origin '${excerpt(origin)}' may not call this endpoint.`);
   }
-  await next();
+  return next();
 });
 
 /** A tools/call request of one of the tools (with an id: a notification runs nothing). */

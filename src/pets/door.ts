@@ -23,8 +23,8 @@ export const valueOrRefusal = <Value>(outcome: Value | Refusal): Value => {
 
 /** The operation's scope, checked before its door checks the input: 403 before any 400. */
 export const allowedBy = (operation: Operation<never, unknown>) =>
-  createMiddleware<AppEnv>(async (c, next) => {
+  createMiddleware<AppEnv>((c, next) => {
     const refused = scopeRefusal(c.get("apiKey"), operation.scope);
     if (refused) throw refused;
-    await next();
+    return next();
   });
