@@ -31,6 +31,18 @@ const roundsToInteger = (token: string, whole: string, fraction = "", exponent =
   return !/^0*$/.test(fractionalDigits) && Number.isInteger(Number(token));
 };
 
+/** Where the string that opens at `start` (its quote) ends: its closing quote, the first one that no backslash escapes. */
+const closingQuote = (text: string, start: number) => {
+  let end = text.indexOf('"', start + 1);
+  for (;;) {
+    if (end === -1) return text.length;
+    let backslashes = 0;
+    while (text[end - 1 - backslashes] === "\\") backslashes++;
+    if (backslashes % 2 === 0) return end;
+    end = text.indexOf('"', end + 1);
+  }
+};
+
 /** One open object (the member names so far) or array (null), and where in it the scan is. */
 type Frame = { names: Set<string> | null; at: string | number | undefined };
 
@@ -43,8 +55,7 @@ export const findJsonProblem = (text: string): JsonProblem | undefined => {
     const character = text[index] as string;
     const frame = open.at(-1);
     if (character === '"') {
-      let end = index + 1;
-      while (end < text.length && text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
+      const end = closingQuote(text, index);
       if (expectingName && frame?.names) {
         // Most names have no escape: read as they stand, rather than parsed.
         const raw = text.slice(index + 1, end);

@@ -45,11 +45,12 @@ export const invalid = (target: Target, issues: readonly $ZodIssue[], input: unk
 };
 
 /**
- * The schema's verdict on an empty input (no query string, none of its headers), reached
- * once per isolate: most requests send none, and the verdict cannot differ between them.
+ * The schema's verdict on an empty input (no query string, none of its headers, a tool called
+ * with no arguments), reached once per isolate: most requests send none, and the verdict
+ * cannot differ between them.
  * Its output is frozen, so that no request can change what the next one is handed.
  */
-const verdictOnEmpty = (schema: $ZodType) => {
+export const verdictOnEmpty = (schema: $ZodType) => {
   let verdict: ReturnType<typeof safeParse> | undefined;
   return () => {
     if (!verdict) {

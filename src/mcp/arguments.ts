@@ -7,7 +7,7 @@ import * as z from "zod/mini";
 import { safeParse } from "zod/v4/core";
 import { ApiError, excerpt } from "../http/errors";
 import { fieldOf, type JsonProblem, MAX_JSON_DEPTH } from "../http/json-ambiguity";
-import { invalid } from "../http/validate";
+import { invalid, verdictOnEmpty } from "../http/validate";
 import {
   cursorSchema,
   idempotencyKeySchema,
@@ -38,9 +38,17 @@ export type ToolArguments = {
   get_pet: { petId: number };
 };
 
+/** Each tool's verdict on no arguments at all, as an agent lists pets most often. */
+const ON_EMPTY = {
+  list_pets: verdictOnEmpty(ARGUMENTS.list_pets),
+  create_pet: verdictOnEmpty(ARGUMENTS.create_pet),
+  get_pet: verdictOnEmpty(ARGUMENTS.get_pet),
+};
+
 /** The arguments, as their tool takes them; or the ApiError that names what is wrong with them. */
 export const checkArguments = <Name extends ToolName>(name: Name, args: unknown): ToolArguments[Name] | ApiError => {
-  const result = safeParse(ARGUMENTS[name], args);
+  const empty = typeof args === "object" && args !== null && Object.keys(args).length === 0;
+  const result = empty ? ON_EMPTY[name]() : safeParse(ARGUMENTS[name], args);
   return result.success
     ? (result.data as ToolArguments[Name])
     : invalid("arguments", result.error.issues, args as Record<string, unknown>);

@@ -11,6 +11,7 @@ import { getPet } from "../pets/get-pet";
 import { listPets } from "../pets/list-pets";
 import { type Operation, scopeRefusal } from "../pets/operation";
 import { checkArguments, type ToolArguments } from "./arguments";
+import { jsonText } from "./reply-text";
 import { insufficientScope } from "./sign-in";
 import { GET_PET_DEPRECATION, type ToolName } from "./tools";
 
@@ -119,5 +120,5 @@ export const callTool = async (c: Context<AppEnv>, name: ToolName, args: unknown
   if (value instanceof Error) return refusedCall(c, name, value);
   logCall(c, name, binding.status);
   const { notice, meta } = deprecationOf(name);
-  return { content: [{ type: "text", text: JSON.stringify(value) }, ...notice], structuredContent: value, ...meta };
+  return { content: [{ type: "text", text: jsonText(value) }, ...notice], structuredContent: value, ...meta };
 };

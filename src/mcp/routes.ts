@@ -20,8 +20,12 @@ import { callTool, refusedCall } from "./call";
 import { requireKeyOrToken } from "./door";
 import { INVALID_REQUEST, isObject, PARSE_ERROR, type Reply, readableId, rpcError } from "./json-rpc";
 import { answer } from "./protocol";
+import { replyText } from "./reply-text";
 import { isToolName, tools } from "./tools";
 import { eraOf } from "./versions";
+
+/** The Content-Type of every reply, as Hono's c.json writes it. */
+const JSON_CONTENT = { "Content-Type": "application/json" };
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -67,7 +71,8 @@ const toolCalled = (message: unknown) => {
 const listTools = () => ({ tools: tools() });
 
 export const mcpRoutes = newApp().post("/", checkOrigin, requireKeyOrToken, async (c) => {
-  const reply = (body: Reply | undefined, status: 200 | 400 | 404) => (body ? c.json(body, status) : c.body(null, 202));
+  const reply = (body: Reply | undefined, status: 200 | 400 | 404) =>
+    body ? c.body(replyText(body), status, JSON_CONTENT) : c.body(null, 202);
   // Every request counts once against the key's limit, here, whatever it holds, and has one
   // D1 session (no bookmark: an agent's calls do not carry one), which a tool's operation uses.
   const withinLimit = await isWithinLimit(c.env, "RATE_LIMITER", c.get("apiKey").hash, faultContext(c));

@@ -15,6 +15,9 @@ describe("a member name given twice", () => {
     // The same name, once escaped: JSON.parse reads both as "a".
     ['{"a":1,"\\u0061":2}', ["a"]],
     ['{"a\\"b":1,"a\\"b":2}', ['a"b']],
+    // A string that ends in an escaped backslash ends at the quote after it.
+    ['{"a":"x\\\\","a":1}', ["a"]],
+    ['{"a\\\\":1,"a\\\\":2}', ["a\\"]],
     // The names after a closed object or array are the outer object's again.
     ['{"a":{"b":1},"a":2}', ["a"]],
     ['{"a":[],"a":1}', ["a"]],
@@ -31,6 +34,8 @@ describe("a member name given twice", () => {
     '{"a":"b","c":"a"}',
     '{"a\\"":1,"a":2}',
     '{"a":"\\"a\\":1,","b":"{[,"}',
+    // Three backslashes: an escaped one, then an escaped quote, inside the string.
+    '{"a":"\\\\\\"a\\":1","b":2}',
     '"a"',
     "true",
     "[]",
