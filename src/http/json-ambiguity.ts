@@ -31,17 +31,8 @@ const roundsToInteger = (token: string, whole: string, fraction = "", exponent =
   return !/^0*$/.test(fractionalDigits) && Number.isInteger(Number(token));
 };
 
-/** Where the string that opens at `start` (its quote) ends: its closing quote, the first one that no backslash escapes. */
-const closingQuote = (text: string, start: number) => {
-  let end = text.indexOf('"', start + 1);
-  for (;;) {
-    if (end === -1) return text.length;
-    let backslashes = 0;
-    while (text[end - 1 - backslashes] === "\\") backslashes++;
-    if (backslashes % 2 === 0) return end;
-    end = text.indexOf('"', end + 1);
-  }
-};
+/** A string, from its opening quote to its closing one; sticky, so that it is read where the scan stands. */
+const STRING = /"(?:[^"\\]|\\.)*"/y;
 
 /** One open object (the member names so far) or array (null), and where in it the scan is. */
 type Frame = { names: Set<string> | null; at: string | number | undefined };
@@ -55,7 +46,9 @@ export const findJsonProblem = (text: string): JsonProblem | undefined => {
     const character = text[index] as string;
     const frame = open.at(-1);
     if (character === '"') {
-      const end = closingQuote(text, index);
+      STRING.lastIndex = index;
+      // Its closing quote; a string in valid JSON always has one.
+      const end = STRING.test(text) ? STRING.lastIndex - 1 : text.length;
       if (expectingName && frame?.names) {
         // Most names have no escape: read as they stand, rather than parsed.
         const raw = text.slice(index + 1, end);

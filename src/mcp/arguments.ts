@@ -47,7 +47,8 @@ const ON_EMPTY = {
 
 /** The arguments, as their tool takes them; or the ApiError that names what is wrong with them. */
 export const checkArguments = <Name extends ToolName>(name: Name, args: unknown): ToolArguments[Name] | ApiError => {
-  const empty = typeof args === "object" && args !== null && Object.keys(args).length === 0;
+  // An object: the protocol checks that much (./protocol.ts).
+  const empty = Object.keys(args as object).length === 0;
   const result = empty ? ON_EMPTY[name]() : safeParse(ARGUMENTS[name], args);
   return result.success
     ? (result.data as ToolArguments[Name])
