@@ -31,8 +31,13 @@ const roundsToInteger = (token: string, whole: string, fraction = "", exponent =
   return !/^0*$/.test(fractionalDigits) && Number.isInteger(Number(token));
 };
 
-/** A string, from its opening quote to its closing one; sticky, so that it is read where the scan stands. */
-const STRING = /"(?:[^"\\]|\\.)*"/y;
+/**
+ * A string, from its opening quote to its closing one; sticky, so that it is read where the
+ * scan stands. Runs of plain characters are read in one step each: an alternation per
+ * character would hold a place to go back to for every character, and a long string would
+ * overflow the pattern's stack.
+ */
+const STRING = /"[^"\\]*(?:\\.[^"\\]*)*"/y;
 
 /** One open object (the member names so far) or array (null), and where in it the scan is. */
 type Frame = { names: Set<string> | null; at: string | number | undefined };

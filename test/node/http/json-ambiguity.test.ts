@@ -8,6 +8,12 @@ import { fieldOf, findJsonProblem, MAX_JSON_DEPTH } from "../../../src/http/json
 // test/worker/pets/create-pet-body.test.ts and test/worker/mcp/arguments.test.ts.
 
 describe("a member name given twice", () => {
+  it("is found after a string as long as a body may be (64 KiB), of escapes or of plain characters", () => {
+    for (const long of ['\\"'.repeat(32_768), "x".repeat(65_536)]) {
+      expect(findJsonProblem(`{"a":"${long}","a":1}`)).toEqual({ kind: "repeated", path: ["a"] });
+    }
+  });
+
   it.each([
     ['{"a":1,"a":2}', ["a"]],
     ['{"x":{"a":1,"a":2}}', ["x", "a"]],
