@@ -1,13 +1,13 @@
 import { applyD1Migrations, type D1Migration } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { vi } from "vitest";
+import { resetOwnModules } from "./reset-own-modules";
 
 // Runs before each test file. The files share one runtime (isolate: false in
 // vitest.config.ts), so each starts here as it would alone: the Worker's modules
-// evaluated afresh (an isolate of its own: empty caches, no pending usage counts) on
-// empty storage, the migrations applied. The limiters keep their counts: each file is a
-// client address of its own (test/helpers/index.ts).
-vi.resetModules();
+// evaluated afresh (an isolate of its own: empty caches, no pending usage counts;
+// ./reset-own-modules.ts) on empty storage, the migrations applied. The limiters keep
+// their counts: each file is a client address of its own (test/helpers/index.ts).
+resetOwnModules();
 
 const { TEST_MIGRATIONS, STRADDLE_LIMITER_WINDOW, STRYKER_ACTIVE_MUTANT } = env as Cloudflare.Env & {
   TEST_MIGRATIONS: D1Migration[];
