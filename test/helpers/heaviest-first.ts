@@ -1,11 +1,18 @@
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
-// The files that take longest start first, whatever their project: the projects share
-// one group (vitest.config.ts), so that both workers stay busy from the first file to the
-// last rather than waiting for each project's slowest file. Vitest orders a run by the
-// durations it cached from the last one, and without them (a fresh clone, CI) by size,
-// which started these last: the run then waited on one of them while the other worker
-// sat idle.
+// The projects share one group (vitest.config.ts), two files at a time. A worker (a Node
+// process, or for the worker project a workerd runtime) is kept for the next file only if
+// that file is of the same project; otherwise it is stopped, and the next file of its project
+// starts another, which loads wrangler or the Worker again: a run whose order went from
+// project to project started 16 of them. So each project's files run together, the projects
+// in the order below, and within a project the slowest first, so that the two workers stay
+// busy to the end: the run ends on the worker project's many small files.
+//
+// Vitest orders a run by the durations it cached from the last one, and without them (a
+// fresh clone, CI) by size, which started the slowest last: the run then waited on one of
+// them while the other worker sat idle. So the slowest are named here.
+
+const PROJECTS = ["e2e", "node", "e2e-prism", "worker"];
 
 /** The slowest files, slowest first (`npx vitest run --reporter=verbose` prints each one's time). */
 const HEAVIEST = [
@@ -28,14 +35,20 @@ const HEAVIEST = [
 ];
 
 const rank = (spec: TestSpecification) => {
-  const index = HEAVIEST.findIndex((file) => spec.moduleId.endsWith(file));
-  return index === -1 ? HEAVIEST.length : index;
+  const project = PROJECTS.indexOf(spec.project.name);
+  const heavy = HEAVIEST.findIndex((file) => spec.moduleId.endsWith(file));
+  return [project === -1 ? PROJECTS.length : project, heavy === -1 ? HEAVIEST.length : heavy];
 };
 
 export class HeaviestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]) {
-    // The base order, then this one: the heaviest first, the others as vitest has them.
+    // The base order, then this one: by project, the heaviest first, the others as vitest has them.
     const grouped = await super.sort(files);
-    return grouped.toSorted((a, b) => rank(a) - rank(b));
+    const ranks = new Map(grouped.map((spec) => [spec, rank(spec)]));
+    return grouped.toSorted((a, b) => {
+      const [projectA = 0, heavyA = 0] = ranks.get(a) ?? [];
+      const [projectB = 0, heavyB = 0] = ranks.get(b) ?? [];
+      return projectA - projectB || heavyA - heavyB;
+    });
   }
 }
