@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import type { Page } from "playwright-core";
+import { type BrowserServer, chromium, type Page } from "playwright-core";
+import { inject } from "vitest";
 import { conformanceProblems } from "../../helpers/conformance";
 
 // Where Chromium or Chrome usually lives on Linux and macOS, in order of preference.
@@ -43,6 +44,31 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
   "--no-first-run",
 ];
+
+/** The e2e run's Chromium, or why there is none (which only the files that drive it report). */
+export type SharedChromium = { endpoint: string } | { missing: string };
+
+/**
+ * One Chromium for the e2e run (test/e2e/helpers/global-setup.ts), rather than one launched
+ * by each file that drives it: each file connects with a browser of its own, whose contexts
+ * and pages it closes by closing that browser.
+ */
+export const launchSharedChromium = async (): Promise<{ shared: SharedChromium; close: () => Promise<void> }> => {
+  let server: BrowserServer;
+  try {
+    server = await chromium.launchServer({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+  } catch (error) {
+    return { shared: { missing: (error as Error).message }, close: async () => {} };
+  }
+  return { shared: { endpoint: server.wsEndpoint() }, close: () => server.close() };
+};
+
+/** A browser of this file's own on the run's Chromium. */
+export const connectChromium = () => {
+  const shared = inject("chromium");
+  if ("missing" in shared) throw new Error(shared.missing);
+  return chromium.connect(shared.endpoint);
+};
 
 /**
  * Every answer of the API that a page receives, checked against openapi.json as the Node

@@ -1,4 +1,5 @@
 import type { TestProject } from "vitest/node";
+import { launchSharedChromium, type SharedChromium } from "./chromium";
 import { shareHarness } from "./harness";
 import { type LoopbackTls, trustLoopbackCertificate } from "./loopback-tls";
 
@@ -15,20 +16,25 @@ declare module "vitest" {
     versionOverride?: string;
     /** An HTTPS certificate for localhost that the harnesses of the test files trust (./loopback-tls.ts). */
     loopbackTls: LoopbackTls;
+    /** The Chromium that the browser tests connect to (./chromium.ts). */
+    chromium: SharedChromium;
   }
 }
 
 /**
  * The server under test: the deployment that scripts/smoke.ts provides, else the Worker
  * in wrangler's test harness (test/e2e/helpers/harness.ts, shared with test/e2e/helpers/prism-setup.ts),
- * closed when the run ends.
+ * and beside it the run's Chromium; both closed when the run ends.
  */
 export default async function setup(project: TestProject) {
   // First: the test files' processes, started after this, inherit the trust.
   project.provide("loopbackTls", trustLoopbackCertificate());
   if (project.getProvidedContext().baseUrl) return;
-  const { harness, release } = await shareHarness();
+  const [{ harness, release }, browser] = await Promise.all([shareHarness(), launchSharedChromium()]);
   project.provide("baseUrl", harness.origin);
   project.provide("apiKey", harness.apiKey);
-  return release;
+  project.provide("chromium", browser.shared);
+  return async () => {
+    await Promise.all([release(), browser.close()]);
+  };
 }

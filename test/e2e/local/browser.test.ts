@@ -1,10 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Pet } from "../../../client/src/index";
 import { bundleClient } from "../../../scripts/lib/client-bundle";
-import { CHROMIUM_ARGS, findChromium, watchApiAnswers } from "../helpers/chromium";
+import { connectChromium, watchApiAnswers } from "../helpers/chromium";
 import { type Harness, startHarness } from "../helpers/harness";
 import { type HostileServer, startHostileServer } from "../helpers/hostile-server";
 
@@ -40,7 +40,7 @@ let standIn: HostileServer;
 beforeAll(async () => {
   [allowedPage, otherPage] = await Promise.all([servePage(), servePage()]);
   api = await startHarness({ vars: { ALLOWED_ORIGINS: allowedPage.origin } });
-  browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+  browser = await connectChromium();
   standIn = await startHostileServer();
 });
 

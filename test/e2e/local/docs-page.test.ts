@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM_ARGS, findChromium, watchApiAnswers } from "../helpers/chromium";
+import { connectChromium, watchApiAnswers } from "../helpers/chromium";
 import { api, apiKey, createPet, baseUrl as origin } from "../helpers/client";
 
 // The reference page in a real browser: the Worker in wrangler's test harness of the
@@ -12,7 +12,7 @@ import { api, apiKey, createPet, baseUrl as origin } from "../helpers/client";
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+  browser = await connectChromium();
 });
 
 afterAll(async () => {

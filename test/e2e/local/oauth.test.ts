@@ -10,11 +10,11 @@ import {
   StreamableHTTPClientTransport,
   UnauthorizedError,
 } from "@modelcontextprotocol/client";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort } from "../../../scripts/lib/supervise";
 import { hashApiKey } from "../../../src/keys/api-key";
-import { CHROMIUM_ARGS, findChromium } from "../helpers/chromium";
+import { connectChromium } from "../helpers/chromium";
 import { type Harness, startHarness } from "../helpers/harness";
 import { HOST_NAME, listPetsWith, MemoryHost, startCallback, tokenRequest } from "../helpers/oauth-host";
 
@@ -53,7 +53,7 @@ const startMetadataServer = async (redirectUri: string) => {
 beforeAll(async () => {
   [api, browser, callback] = await Promise.all([
     startHarness({ vars: { ACCESS_LOG: "off" } }),
-    chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS }),
+    connectChromium(),
     startCallback(),
   ]);
   closeMetadata = await startMetadataServer(callback.url);
