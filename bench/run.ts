@@ -25,9 +25,16 @@ const CONNECTIONS = 2;
 // Both workerds run V8 on the Worker's thread alone: its compilers and its collector work
 // where the requests make them work, counted with them, rather than on helper threads that
 // finish when the machine lets them (bench/README.md). The full collection before each load
-// (./collect.ts) reduces memory: without the last two, it would throw away the compiled code
-// of every function, to be compiled again in the load.
-const V8_FLAGS = ["--single-threaded", "--no-flush-bytecode", "--no-flush-baseline-code"];
+// (./collect.ts) reduces memory: without the two flush flags, it would throw away the compiled
+// code of every function, to be compiled again in the load. The two seeds are V8's, fixed
+// rather than drawn per process: its hash tables then fill alike in every run.
+const V8_FLAGS = [
+  "--single-threaded",
+  "--no-flush-bytecode",
+  "--no-flush-baseline-code",
+  "--hash-seed=1",
+  "--random-seed=1",
+];
 
 const wholeNumber = (text: string | undefined, name: string, min: number) => {
   const value = Number(text);
