@@ -2,7 +2,7 @@
 // starts with the Worker's modules evaluated afresh: the state of an isolate of its own
 // (empty caches, no pending usage counts) is in the repository's modules. The libraries'
 // modules (node_modules: zod, hono, drizzle, the OAuth provider) hold no state of a
-// request's or a key's, so they are kept: evaluating them again for each file was a fifth
+// request's or a key's, so they are kept: evaluating them again for each file was about a quarter
 // of the project's CPU time, for nothing that a test could see.
 //
 // vi.resetModules() resets every module; this resets those of the repository alone, as it

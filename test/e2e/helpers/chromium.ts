@@ -65,7 +65,7 @@ export const launchSharedChromium = async (): Promise<{ shared: SharedChromium; 
 
 /** A browser of this file's own on the run's Chromium. */
 export const connectChromium = () => {
-  const shared = inject("chromium");
+  const shared = inject("chromium") ?? { missing: "This run has no Chromium: it tests a deployment (npm run smoke)." };
   if ("missing" in shared) throw new Error(shared.missing);
   return chromium.connect(shared.endpoint);
 };

@@ -16,8 +16,8 @@ declare module "vitest" {
     versionOverride?: string;
     /** An HTTPS certificate for localhost that the harnesses of the test files trust (./loopback-tls.ts). */
     loopbackTls: LoopbackTls;
-    /** The Chromium that the browser tests connect to (./chromium.ts). */
-    chromium: SharedChromium;
+    /** The Chromium that the browser tests connect to (./chromium.ts); none against a deployment. */
+    chromium?: SharedChromium;
   }
 }
 
@@ -30,7 +30,12 @@ export default async function setup(project: TestProject) {
   // First: the test files' processes, started after this, inherit the trust.
   project.provide("loopbackTls", trustLoopbackCertificate());
   if (project.getProvidedContext().baseUrl) return;
-  const [{ harness, release }, browser] = await Promise.all([shareHarness(), launchSharedChromium()]);
+  const launching = launchSharedChromium();
+  const { harness, release } = await shareHarness().catch(async (error: Error) => {
+    await (await launching).close();
+    throw error;
+  });
+  const browser = await launching;
   project.provide("baseUrl", harness.origin);
   project.provide("apiKey", harness.apiKey);
   project.provide("chromium", browser.shared);
