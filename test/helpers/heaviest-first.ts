@@ -34,21 +34,19 @@ const HEAVIEST = [
   "test/e2e/local/secret-rotation.test.ts",
 ];
 
+/** A file's place: its project's, then its own among the heaviest (the others after them, tied). */
 const rank = (spec: TestSpecification) => {
   const project = PROJECTS.indexOf(spec.project.name);
   const heavy = HEAVIEST.findIndex((file) => spec.moduleId.endsWith(file));
-  return [project === -1 ? PROJECTS.length : project, heavy === -1 ? HEAVIEST.length : heavy];
+  return (
+    (project === -1 ? PROJECTS.length : project) * (HEAVIEST.length + 1) + (heavy === -1 ? HEAVIEST.length : heavy)
+  );
 };
 
 export class HeaviestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]) {
     // The base order, then this one: by project, the heaviest first, the others as vitest has them.
     const grouped = await super.sort(files);
-    const ranks = new Map(grouped.map((spec) => [spec, rank(spec)]));
-    return grouped.toSorted((a, b) => {
-      const [projectA = 0, heavyA = 0] = ranks.get(a) ?? [];
-      const [projectB = 0, heavyB = 0] = ranks.get(b) ?? [];
-      return projectA - projectB || heavyA - heavyB;
-    });
+    return grouped.toSorted((a, b) => rank(a) - rank(b));
   }
 }
