@@ -32,7 +32,11 @@ describe("POST /mcp", () => {
     for (const [response, code] of [
       [await rpc("resources/list"), -32601],
       [await rpc("tools/call", { name: "delete_pet", arguments: {} }), -32602],
+      // Arguments that are not an object, each refused before the tool reads them (src/mcp/arguments.ts counts on it).
       [await rpc("tools/call", { name: "list_pets", arguments: [1] }), -32602],
+      [await rpc("tools/call", { name: "list_pets", arguments: null }), -32602],
+      [await rpc("tools/call", { name: "list_pets", arguments: "limit=1" }), -32602],
+      [await rpc("tools/call", { name: "list_pets", arguments: 1 }), -32602],
       [await rpc("tools/call", { arguments: {} }), -32602],
       [await rpc("initialize", {}), -32602],
       // No cursor was ever given out: every tool is on the first page.
