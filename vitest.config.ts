@@ -108,10 +108,11 @@ export default defineConfig(async () => {
           test: {
             name: "worker",
             include: ["test/worker/**/*.test.ts"],
-            // Vitest's module cache on disk makes each file's run ask for a snapshot of its whole
-            // import graph, and the pool inlines every module's code into it for workerd: about 8 MB
-            // (zod, hono, the OAuth provider, each twice) sent to a runtime that already holds them,
-            // 18 times a run. Without it, a runtime fetches each module it lacks: a library's once.
+            // Vitest's module cache on disk makes a file's run, at its first fetch of a module the
+            // runtime lacks, ask for a snapshot of the file's whole import graph, and the pool reads
+            // every module's code into it for workerd: megabytes (zod, hono, the OAuth provider,
+            // each under two names) sent to a runtime that holds them already. Without the cache, a
+            // runtime fetches each module it lacks, and a library's once.
             fsModuleCache: false,
             // The files share two runtimes instead of starting one each (about 3 s a file on
             // two cores); test/helpers/apply-migrations.ts gives each file a fresh start.
