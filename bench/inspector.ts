@@ -54,7 +54,7 @@ export const inspect = async (inspectorPort: string) => {
     await send("Debugger.disable");
     return { url: String(script.params.url), modules: modulesOf(scriptSource) };
   };
-  return { send, bundle, close: () => socket.close() };
+  return { send, bundle, events, close: () => socket.close() };
 };
 
 /** What a sample ran: a module of the bundle (with its function, for `detail`), a binding's code, or the runtime. */
