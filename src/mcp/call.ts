@@ -5,15 +5,29 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { type ApiError, toApiError } from "../http/errors";
+import { jsonText, keepJsonText } from "../lib/json-text";
 import { createPet } from "../pets/create-pet";
 import { operationContext } from "../pets/door";
 import { getPet } from "../pets/get-pet";
-import { listPets } from "../pets/list-pets";
+import { listPets, type PetsPage } from "../pets/list-pets";
 import { type Operation, scopeRefusal } from "../pets/operation";
 import { checkArguments, type ToolArguments } from "./arguments";
-import { jsonText } from "./reply-text";
 import { insufficientScope } from "./sign-in";
 import { GET_PET_DEPRECATION, type ToolName } from "./tools";
+
+/**
+ * list_pets' value. A page from the isolate's memory is the same array on every call, and
+ * its text is kept (src/lib/json-text.ts): the value's text is written around it, as
+ * JSON.stringify writes the value, rather than the page serialized again.
+ */
+export const pageResult = ({ pets, nextCursor, fromCache }: PetsPage) => {
+  const value = { pets, ...(nextCursor !== undefined && { nextCursor }) };
+  if (fromCache) {
+    const next = nextCursor === undefined ? "" : `,"nextCursor":${JSON.stringify(nextCursor)}`;
+    keepJsonText(value, `{"pets":${jsonText(pets)}${next}}`);
+  }
+  return value;
+};
 
 /** Each tool's operation, its input from the checked arguments, and its value as the tool's result. */
 type Binding<Name extends ToolName, Input, Value> = {
@@ -31,7 +45,7 @@ const BINDINGS = {
   list_pets: bind<"list_pets">()({
     operation: listPets,
     input: (args: ToolArguments["list_pets"]) => args,
-    result: ({ pets, nextCursor }) => ({ pets, ...(nextCursor !== undefined && { nextCursor }) }),
+    result: pageResult,
     status: 200,
   }),
   create_pet: bind<"create_pet">()({

@@ -2,24 +2,14 @@
 // structuredContent, and as the JSON text of its text rendering (./call.ts). A page of pets is
 // most of a reply, so the value is serialized once: its text is written in as
 // structuredContent, rather than the value serialized a second time.
+import { keptJsonText } from "../lib/json-text";
 import { isObject, type Reply } from "./json-rpc";
-
-/** Values serialized by jsonText, and their text; held only as long as the value is. */
-const textOf = new WeakMap<object, string>();
-
-/** The value's JSON text, kept for replyText. The value must not change after. */
-export const jsonText = (value: object) => {
-  const text = JSON.stringify(value);
-  textOf.set(value, text);
-  return text;
-};
 
 /** JSON.stringify(reply), with a structuredContent that jsonText serialized written from its text. */
 export const replyText = (reply: Reply): string => {
   const { result } = reply;
   if (!isObject(result)) return JSON.stringify(reply);
-  // WeakMap's get of anything but an object is undefined.
-  const text = textOf.get(result.structuredContent as object);
+  const text = keptJsonText(result.structuredContent);
   if (text === undefined) return JSON.stringify(reply);
   const { structuredContent: _, ...rest } = result;
   // The result last, so that the text ends with "}}": the result's, then the reply's.

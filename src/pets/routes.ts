@@ -1,6 +1,7 @@
 // The HTTP door of the three operations: each route checks the wire (query, path, headers,
 // body) with the zod schemas, calls its operation, and writes its value as HTTP says it.
 import { withSession } from "../db/session";
+import { cachedJson } from "../http/json-answer";
 import { jsonBody } from "../http/json-body";
 import { rateLimit } from "../http/rate-limit";
 import { newApp } from "../http/router";
@@ -47,7 +48,7 @@ export const petRoutes = newApp()
     if (page.nextCursor !== undefined) {
       c.header("Link", nextLink({ limit: String(query.limit), status: query.status, cursor: page.nextCursor }));
     }
-    return c.json(page.pets, 200);
+    return page.fromCache ? cachedJson(c, page.pets, 200) : c.json(page.pets, 200);
   })
   .post(
     "/",
@@ -73,6 +74,6 @@ export const petRoutes = newApp()
     async (c) => {
       const { pet, fromCache } = valueOrRefusal(await getPet.run(operationContext(c), c.req.valid("param")));
       c.set("isolateCache", fromCache ? "hit" : "miss");
-      return c.json(pet, 200);
+      return fromCache ? cachedJson(c, pet, 200) : c.json(pet, 200);
     },
   );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { jsonText, replyText } from "../../../src/mcp/reply-text";
+import { jsonText } from "../../../src/lib/json-text";
+import { replyText } from "../../../src/mcp/reply-text";
 
 // A reply on the wire is the reply as JSON.stringify writes it, whatever replyText spared:
 // each case is read back and compared with the reply itself. The tool results as agents get
