@@ -55,8 +55,8 @@ export const report = (
       `${(median(counts) / 1e6).toFixed(1)} (${counts.length} ${counts.length === 1 ? "load" : "loads"})`;
     lines.push(
       "",
-      "A full collection before each counted load, counted apart (million instructions, with the request that" +
-        ` carried it, the median): the API ${side(collections.api)}, its floor ${side(collections.floor)}.`,
+      "A full collection before each counted load, with its sweep, counted apart (million instructions, with the heap" +
+        ` walk that finishes the sweep and the request that carried them, the median): the API ${side(collections.api)}, its floor ${side(collections.floor)}.`,
     );
   }
   if (startup) {

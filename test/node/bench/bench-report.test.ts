@@ -60,7 +60,7 @@ describe("the bench's report", () => {
       undefined,
     );
     expect(text).toContain(
-      "A full collection before each counted load, counted apart (million instructions, with the request that carried it, the median): the API 50.0 (3 loads), its floor 21.0 (1 load).",
+      "A full collection before each counted load, with its sweep, counted apart (million instructions, with the heap walk that finishes the sweep and the request that carried them, the median): the API 50.0 (3 loads), its floor 21.0 (1 load).",
     );
     expect(report("heading", new Map(), NO_COLLECTIONS, undefined)).not.toContain("collection");
   });
