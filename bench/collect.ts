@@ -40,7 +40,6 @@ export const collectGarbage = async (inspectorPort: string, carry: () => Promise
       await Promise.race([collected, new Promise((resolve) => setTimeout(resolve, 50))]);
       if (done) return;
     }
-    await collected;
     throw new Error(`the inspector did not collect within ${MAX_CARRIERS} requests`);
   } finally {
     session.close();
