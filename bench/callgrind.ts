@@ -78,7 +78,7 @@ const V8_COMPILERS = /^v8::internal::(maglev|compiler|turboshaft|baseline)::/;
 
 /**
  * The V8 compiler functions that ran on `pid`'s other threads in its newest dump: none, when
- * workerd runs V8 with --single-threaded as the bench asks (./run.ts).
+ * workerd runs V8 with --single-threaded as the bench asks (./v8-flags.ts).
  */
 export const helperThreadsCompiling = (dir: string, pid: string) =>
   newestDump(dir, pid)

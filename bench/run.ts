@@ -17,25 +17,12 @@ import { type Collections, type Counted, report } from "./report";
 import { type Pair, startServers } from "./servers";
 import { startupCounts } from "./startup";
 import { apiTargets, type Target } from "./targets";
+import { BENCH_V8_FLAGS } from "./v8-flags";
 
 const RUN_DIR = path.resolve(".wrangler/bench/run");
 const CALLGRIND_DIR = path.join(RUN_DIR, "callgrind");
 // Few connections: callgrind runs a process's threads one at a time.
 const CONNECTIONS = 2;
-// Both workerds run V8 on the Worker's thread alone: its compilers and its collector work
-// where the requests make them work, counted with them, rather than on helper threads that
-// finish when the machine lets them (bench/README.md). The full collection before each load
-// (./collect.ts) reduces memory: without the two flush flags, it would throw away the compiled
-// code of every function, to be compiled again in the load. The two seeds are V8's, fixed
-// rather than drawn per process: its hash tables then fill alike in every run.
-const V8_FLAGS = [
-  "--single-threaded",
-  "--no-flush-bytecode",
-  "--no-flush-baseline-code",
-  "--hash-seed=1",
-  "--random-seed=1",
-];
-
 const wholeNumber = (text: string | undefined, name: string, min: number) => {
   const value = Number(text);
   if (!Number.isSafeInteger(value) || value < min)
@@ -79,7 +66,7 @@ const main = async () => {
   rmSync(RUN_DIR, { recursive: true, force: true });
   mkdirSync(CALLGRIND_DIR, { recursive: true });
   const env = {
-    MINIFLARE_WORKERD_V8_FLAGS: V8_FLAGS.join(" "),
+    MINIFLARE_WORKERD_V8_FLAGS: BENCH_V8_FLAGS,
     MINIFLARE_WORKERD_PATH: path.resolve("bench/callgrind-workerd.sh"),
     BENCH_WORKERD: (createRequire(import.meta.url)("workerd") as { default: string }).default,
     BENCH_CALLGRIND_DIR: CALLGRIND_DIR,

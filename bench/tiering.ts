@@ -12,9 +12,9 @@ import { startBenchServer } from "./bench-server";
 import { collectGarbage } from "./collect";
 import { prepareApi } from "./servers";
 import { apiTargets, type Target } from "./targets";
+import { BENCH_V8_FLAGS } from "./v8-flags";
 
 const RUN_DIR = path.resolve(".wrangler/bench/tiering");
-const V8_FLAGS = "--single-threaded --no-flush-bytecode --no-flush-baseline-code --hash-seed=1 --random-seed=1";
 const { values } = parseArgs({
   options: { targets: { type: "string" }, rounds: { type: "string", default: "6" } },
 });
@@ -45,7 +45,7 @@ const main = async () => {
   mkdirSync(RUN_DIR, { recursive: true });
   const { persistTo, envFile, auth } = await prepareApi(RUN_DIR, 1000, log);
   const args = ["--name", "petstore-bench-api", "--env-file", envFile, "--minify=false", "--config", "wrangler.toml"];
-  const env = { MINIFLARE_WORKERD_V8_FLAGS: `${V8_FLAGS} --trace-opt --trace-deopt` };
+  const env = { MINIFLARE_WORKERD_V8_FLAGS: `${BENCH_V8_FLAGS} --trace-opt --trace-deopt` };
   const api = await startBenchServer({ name: "api", command: "wrangler dev", args, persistTo, env });
   // The server's output is kept to its last 64 KiB: each load's part of it is what follows the end seen before.
   let seen = api.output();
