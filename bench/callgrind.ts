@@ -26,10 +26,6 @@ export const countedProcess = (dir: string, leader: number) => {
 
 export const zeroCounts = (pid: string) => execFileSync("callgrind_control", ["-z", pid], { stdio: "pipe" });
 
-/** Switches callgrind's counting of `pid` on or off: off, it runs uncounted, several times faster. */
-export const instrument = (pid: string, on: boolean) =>
-  execFileSync("callgrind_control", [`--instr=${on ? "on" : "off"}`, pid], { stdio: "pipe" });
-
 /** The files of `pid`'s newest dump, one per thread: callgrind.<pid>.<dump>-<thread>. */
 const newestDump = (dir: string, pid: string) => {
   const dumps = readdirSync(dir).flatMap((file) => {

@@ -1,4 +1,4 @@
-// `npm run bench [-- --rounds R --warm-up N --requests N --count N]`: the instructions that
+// `npm run bench [-- --rounds R --warm-up W --requests N --count N]`: the instructions that
 // the Worker's workerd executes per request, counted by valgrind's callgrind
 // (./callgrind-workerd.sh), for each target of the API and for its floor (./floor.ts), in
 // pairs that alternate. A count does not move with the machine's speed as CPU time does.
@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { utcDay } from "../src/lib/dates";
 import { LIST_LIMIT } from "../src/schemas";
 import { countedProcess } from "./callgrind";
-import { type CountedServer, load, warm } from "./load";
+import { type CountedServer, load } from "./load";
 import { type Collections, type Counted, report } from "./report";
 import { type Pair, startServers } from "./servers";
 import { startupCounts } from "./startup";
@@ -32,8 +32,7 @@ const wholeNumber = (text: string | undefined, name: string, min: number) => {
 const { values } = parseArgs({
   options: {
     rounds: { type: "string", default: "8" },
-    // Requests of each target on each side before the rounds, uncounted (./load.ts, warm).
-    "warm-up": { type: "string", default: "3000" },
+    "warm-up": { type: "string", default: "2" },
     requests: { type: "string", default: "200" },
     count: { type: "string", default: "1000" },
     // Some of the targets by name (targets.ts), comma-separated: to iterate on one; all by default.
@@ -41,7 +40,7 @@ const { values } = parseArgs({
     "startup-runs": { type: "string", default: "3" },
   },
 });
-const [rounds, warmUpRequests, requests, count, startupRuns] = [
+const [rounds, warmUpRounds, requests, count, startupRuns] = [
   wholeNumber(values.rounds, "rounds", 1),
   wholeNumber(values["warm-up"], "warm-up", 0),
   wholeNumber(values.requests, "requests", 1),
@@ -86,21 +85,14 @@ const main = async () => {
     const loadOptions = { callgrindDir: CALLGRIND_DIR, requests, connections: CONNECTIONS };
     const counted = new Map<Pair, Counted[]>(pairs.map((pair) => [pair, []]));
     const collections: Collections = { api: [], floor: [] };
-    if (warmUpRequests > 0) {
-      log(`warm-up: ${warmUpRequests} requests of each target on each side, not counted`);
-      for (const pair of pairs) {
-        await warm(pair.target, servers.api, warmUpRequests, CONNECTIONS);
-        await warm(pair.reference, servers[pair.referenceSide], warmUpRequests, CONNECTIONS);
-      }
-    }
-    for (let round = 0; round < rounds; round++) {
-      log(`round ${round + 1} of ${rounds}`);
+    for (let round = -warmUpRounds; round < rounds; round++) {
+      log(round < 0 ? "warm-up, not counted" : `round ${round + 1} of ${rounds}`);
       for (const pair of pairs) {
         // Each side goes first in every other round, so that neither is always loaded on the other's wake.
         const targetFirst = round % 2 === 0;
         const loadOn = async (target: Target, side: "api" | "floor") => {
           const { perRequest, collection } = await load(target, servers[side], loadOptions);
-          collections[side].push(collection);
+          if (round >= 0) collections[side].push(collection);
           return perRequest;
         };
         const [target, reference] = [
@@ -108,15 +100,16 @@ const main = async () => {
           () => loadOn(pair.reference, pair.referenceSide),
         ];
         const [first, second] = targetFirst ? [await target(), await reference()] : [await reference(), await target()];
-        counted
-          .get(pair)
-          ?.push(targetFirst ? { target: first, reference: second } : { target: second, reference: first });
+        if (round >= 0)
+          counted
+            .get(pair)
+            ?.push(targetFirst ? { target: first, reference: second } : { target: second, reference: first });
       }
     }
     const heading =
       `\`npm run bench${args.length ? ` -- ${args.join(" ")}` : ""}\`, ${utcDay(Date.now())}, ${availableParallelism()} cores:` +
-      ` ${count} pets, ${requests} requests a load over ${CONNECTIONS} connections, ${rounds} rounds after ${warmUpRequests}` +
-      " requests of warm-up. Instructions of the Worker's workerd per answered request (callgrind), medians of the rounds;" +
+      ` ${count} pets, ${requests} requests a load over ${CONNECTIONS} connections, ${rounds} rounds after ${warmUpRounds}` +
+      " of warm-up. Instructions of the Worker's workerd per answered request (callgrind), medians of the rounds;" +
       " over what a target is judged against: the median of its rounds over the median of the reference's, and the" +
       " lowest and highest of the rounds' own shares.";
     const text = report(heading, counted, collections, startup);
