@@ -1,10 +1,10 @@
-import { sql } from "drizzle-orm";
 import { deleteBelow } from "../db/clean-up";
-import { createDatabase, type Database } from "../db/client";
+import type { Database } from "../db/client";
 import { deprecatedCalls } from "../db/schema";
 import { CACHE_SHARES, estimateBytes } from "../lib/bounded-cache";
 import { DAY_MS, utcDay } from "../lib/dates";
 import { messagesOf, withDeadline } from "../lib/faults";
+import { upsertStatement } from "./usage-upsert";
 
 // Who still calls a deprecated operation: counted in the isolate, written after the response, at most once per
 // FLUSH_INTERVAL_MS (sooner only when a batch is full), each flush one bounded batch
@@ -32,19 +32,6 @@ let lastFlushAt = Number.NEGATIVE_INFINITY;
 const logUsage = (message: string, details: Record<string, unknown> = {}) =>
   console.error(JSON.stringify({ level: "error", message, ...details }));
 
-const upsert = (db: Database, rows: (typeof deprecatedCalls.$inferInsert)[]) =>
-  db
-    .insert(deprecatedCalls)
-    .values(rows)
-    .onConflictDoUpdate({
-      target: [deprecatedCalls.apiKeyHash, deprecatedCalls.operation, deprecatedCalls.day],
-      set: {
-        keyLabel: sql`excluded.key_label`,
-        calls: sql`${deprecatedCalls.calls} + excluded.calls`,
-        lastCallAt: sql`max(${deprecatedCalls.lastCallAt}, excluded.last_call_at)`,
-      },
-    });
-
 const add = (id: string, counted: Omit<Counted, "bytes">) => {
   const existing = unwritten.get(id);
   if (existing) {
@@ -71,7 +58,7 @@ const takeRows = () =>
   });
 
 /** One flush: waits for the interval, then writes one batch; a failed batch's counts go back once. */
-const flush = async (db: Database, delayMs: number) => {
+const flush = async (d1: D1Database, delayMs: number) => {
   try {
     // Never before the answer has left, with every call of this turn of the event loop.
     await new Promise((resolve) => setTimeout(resolve, delayMs));
@@ -88,14 +75,13 @@ const flush = async (db: Database, delayMs: number) => {
         lastCallAt: counted.lastCallAt,
       };
     });
-    const statements = [];
-    for (let start = 0; start < values.length; start += ROWS_PER_STATEMENT) {
-      statements.push(upsert(db, values.slice(start, start + ROWS_PER_STATEMENT)));
-    }
-    const [first, ...rest] = statements;
-    if (!first) return;
+    if (values.length === 0) return;
     try {
-      await withDeadline(db.batch([first, ...rest]), FLUSH_DEADLINE_MS, "D1");
+      const statements = [];
+      for (let start = 0; start < values.length; start += ROWS_PER_STATEMENT) {
+        statements.push(upsertStatement(d1, values.slice(start, start + ROWS_PER_STATEMENT)));
+      }
+      await withDeadline(d1.batch(statements), FLUSH_DEADLINE_MS, "D1");
     } catch (error) {
       // Put back once: a batch that fails twice is dropped, so that no fault repeats forever.
       // A batch that timed out may still commit: its calls may then be counted twice.
@@ -135,7 +121,7 @@ export const countDeprecatedCall = ({ caller, now, env, waitUntil }: CountedCall
   flushScheduledAt = now;
   const sinceLastFlush = Math.max(0, now - lastFlushAt);
   const delayMs = unwritten.size >= ROWS_PER_FLUSH ? 0 : Math.max(0, FLUSH_INTERVAL_MS - sinceLastFlush);
-  waitUntil(flush(createDatabase(env.DB), delayMs));
+  waitUntil(flush(env.DB, delayMs));
 };
 
 /** The rows of days before the retention, in batches (src/db/clean-up.ts), oldest first. */
