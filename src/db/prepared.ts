@@ -37,13 +37,15 @@ class LentStatement {
 
 /** Drizzle over the stand-in client: made on first use, as global scope only defines things. */
 let standIn: Database | undefined;
+/** Drizzle over the stand-in client, which also writes SQL for a statement run elsewhere (`toSQL()`). */
+export const standInDatabase = () =>
+  (standIn ??= createDatabase({ prepare: (sql: string) => new LentStatement(sql) } as unknown as D1Database));
 
 /** A query prepared on its first use, on the stand-in client. */
 export const prepared = <Query>(prepare: (db: Database) => Query) => {
   let query: Query | undefined;
   return () => {
-    standIn ??= createDatabase({ prepare: (sql: string) => new LentStatement(sql) } as unknown as D1Database);
-    query ??= prepare(standIn);
+    query ??= prepare(standInDatabase());
     return query;
   };
 };

@@ -1,5 +1,5 @@
 import { is, Param, type Placeholder, sql } from "drizzle-orm";
-import { createDatabase } from "../db/client";
+import { standInDatabase } from "../db/prepared";
 import { deprecatedCalls } from "../db/schema";
 
 // The write of counted calls (./usage.ts): rows added to a day's count, or inserted. Drizzle
@@ -11,8 +11,6 @@ export type UsageRow = typeof deprecatedCalls.$inferInsert;
 type Column = keyof UsageRow;
 const COLUMNS = ["apiKeyHash", "operation", "day", "keyLabel", "calls", "lastCallAt"] as const satisfies Column[];
 
-/** Drizzle on no database, only to write SQL: made on first use, as global scope only defines things. */
-let writer: ReturnType<typeof createDatabase> | undefined;
 const built = new Map<number, { sql: string; params: { row: number; column: Column }[] }>();
 
 /** The SQL of an upsert of `rowCount` rows, and which value each of its parameters takes. */
@@ -22,8 +20,7 @@ const upsertOf = (rowCount: number) => {
     const placeholders = Array.from({ length: rowCount }, (_, row) =>
       Object.fromEntries(COLUMNS.map((column) => [column, sql.placeholder(`${row} ${column}`)])),
     ) as unknown as UsageRow[];
-    writer ??= createDatabase({} as D1Database);
-    const query = writer
+    const query = standInDatabase()
       .insert(deprecatedCalls)
       .values(placeholders)
       .onConflictDoUpdate({
