@@ -74,7 +74,7 @@ export const MCP_TOKENS: Citation[] = [
     ],
     breaks: [
       edit("src/auth-server/token-request.ts", 'form.delete("client_id");', ""),
-      edit("src/auth-server/token-request.ts", 'if (!repeatsBasic || form.has("client_secret"))', "if (false)"),
+      edit("src/auth-server/token-request.ts", "if (!repeatsBasic) return new Request(request, { body });", ""),
     ],
   },
   {
