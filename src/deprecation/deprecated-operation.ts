@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
-import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
+import { headerPart, withHeaders } from "../http/answer-headers";
 import { ApiError } from "../http/errors";
 import { brownoutAt } from "./brownouts";
 import { type CountedCall, countDeprecatedCall } from "./usage";
@@ -72,11 +72,7 @@ export const deprecationHeaders = ({ deprecatedAt, sunset, successor }: Deprecat
  */
 export const markDeprecatedOperations = (app: Hono<AppEnv>) => {
   for (const deprecation of Object.values(DEPRECATIONS)) {
-    const headers = Object.entries(deprecationHeaders(deprecation));
-    const marked = createMiddleware<AppEnv>(async (c, next) => {
-      await next();
-      for (const [name, value] of headers) c.res.headers.set(name, value);
-    });
+    const marked = withHeaders(headerPart(deprecationHeaders(deprecation)));
     for (const path of deprecation.paths) app.use(path, marked);
   }
 };

@@ -1,10 +1,11 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
+import { declareHeaders, type HeaderPart, headerPart } from "./answer-headers";
 import type { routeMethods } from "./route-methods";
 
 // Pages on other origins call the API from the browser with the key in Authorization.
-// src/index.ts mounts these before authentication and rate limiting, so a preflight is
+// src/app.ts mounts these before authentication and rate limiting, so a preflight is
 // answered without a KV read, a D1 query or a rate-limit count, and every answer under
 // /v1 to an allowed origin carries the CORS headers, errors and unknown paths included.
 // Written here rather than with hono/cors, which sets its headers before the handler
@@ -60,11 +61,24 @@ type CorsOptions = {
 
 /**
  * Answers a preflight (an OPTIONS that reaches it) with 204 and the CORS headers; on any
- * other request, adds the CORS headers to the answer once it is made, errors included.
+ * other request, declares the CORS headers for its answer, errors included.
  */
 const corsMiddleware = ({ origin, varyOrigin, allowMethods, allowHeaders, exposeHeaders }: CorsOptions) => {
   const [allowed, exposed, maxAge] = [allowHeaders.join(","), exposeHeaders.join(","), String(PREFLIGHT_MAX_AGE_S)];
-  return createMiddleware<AppEnv>(async (c, next) => {
+  const vary: Record<string, string> = varyOrigin ? { Vary: "Origin" } : {};
+  // One part per Access-Control-Allow-Origin it answers: "*", an origin its settings allow, or
+  // (/mcp's) the server's own loopback origin; so, few.
+  const parts = new Map<string | null, HeaderPart>();
+  const partFor = (allowOrigin: string | null) => {
+    let part = parts.get(allowOrigin);
+    if (!part) {
+      const allowing: Record<string, string> = allowOrigin ? { "Access-Control-Allow-Origin": allowOrigin } : {};
+      part = headerPart({ ...allowing, "Access-Control-Expose-Headers": exposed }, vary);
+      parts.set(allowOrigin, part);
+    }
+    return part;
+  };
+  return createMiddleware<AppEnv>((c, next) => {
     const allowOrigin = origin(c.req.header("Origin") ?? "", c);
     if (c.req.method === "OPTIONS") {
       const headers = new Headers();
@@ -75,13 +89,10 @@ const corsMiddleware = ({ origin, varyOrigin, allowMethods, allowHeaders, expose
       headers.set("Access-Control-Allow-Methods", allowMethods(c).join(","));
       headers.set("Access-Control-Allow-Headers", allowed);
       headers.append("Vary", "Access-Control-Request-Headers");
-      return new Response(null, { headers, status: 204, statusText: "No Content" });
+      return Promise.resolve(new Response(null, { headers, status: 204, statusText: "No Content" }));
     }
-    await next();
-    const headers = c.res.headers;
-    if (allowOrigin) headers.set("Access-Control-Allow-Origin", allowOrigin);
-    headers.set("Access-Control-Expose-Headers", exposed);
-    if (varyOrigin) headers.append("Vary", "Origin");
+    declareHeaders(c, partFor(allowOrigin));
+    return next();
   });
 };
 

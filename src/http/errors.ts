@@ -6,6 +6,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../env";
 import type { ErrorBody } from "../schemas";
 import { ERROR_STATUS, type ErrorCode, UNAVAILABLE_RETRY_AFTER_S } from "./error-codes";
+import { jsonAnswer } from "./json-answer";
 
 declare module "hono" {
   interface ContextVariableMap {
@@ -49,7 +50,7 @@ export const excerpt = (text: string, maxCharacters = 40): string => {
 export const errorResponse = (c: Context<AppEnv>, error: ApiError) => {
   c.set("errorCode", error.code);
   const body: ErrorBody = { code: error.code, message: error.message, status: error.status };
-  return c.json(body, error.status as ContentfulStatusCode, error.headers);
+  return jsonAnswer(c, body, error.status as ContentfulStatusCode, error.headers);
 };
 
 /**

@@ -14,6 +14,8 @@ export const methodNotAllowed = (methods: ReturnType<typeof routeMethods>) =>
     if (c.res.status !== 404 || c.error) return;
     const allowed = methods.at(c.req.path);
     if (allowed.length === 0 || allowed.includes(c.req.method)) return;
-    c.res.headers.delete("Content-Length");
+    // Dropped first, so that Hono does not copy the 404's headers onto the 405 (its Content-Length
+    // among them): the 405 is written with the request's declared headers, as the 404 was.
+    c.res = undefined;
     c.res = handleMethodNotAllowed(c, allowed);
   });

@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { isWithinLimit, RATE_LIMIT_PERIOD_S } from "../lib/limiters";
+import { declareHeaders, type HeaderPart, headerPart } from "./answer-headers";
 import { ApiError } from "./errors";
 import { faultContext } from "./request-log";
 
@@ -17,11 +18,16 @@ export const rateLimited = () =>
     "Retry-After": String(RATE_LIMIT_PERIOD_S),
   });
 
-let policyOf = { quota: "", policy: "" };
-/** RATE_LIMIT_QUOTA's policy header, or "" for a quota of another shape: worked out once per setting. */
+let policyOf: { quota: string; part: HeaderPart | undefined } = { quota: "", part: undefined };
+/** RATE_LIMIT_QUOTA's policy header, none for a quota of another shape: worked out once per setting. */
 const policyHeader = (quota = "") => {
-  if (quota !== policyOf.quota) policyOf = { quota, policy: QUOTA_SHAPE.test(quota) ? rateLimitPolicy(quota) : "" };
-  return policyOf.policy;
+  if (quota !== policyOf.quota) {
+    const part = QUOTA_SHAPE.test(quota)
+      ? headerPart({ [RATE_LIMIT_POLICY_HEADER]: rateLimitPolicy(quota) })
+      : undefined;
+    policyOf = { quota, part };
+  }
+  return policyOf.part;
 };
 
 /**
@@ -30,7 +36,7 @@ const policyHeader = (quota = "") => {
  */
 export const rateLimit = createMiddleware<AppEnv>((c, next) => {
   const policy = policyHeader(c.env.RATE_LIMIT_QUOTA);
-  if (policy) c.header(RATE_LIMIT_POLICY_HEADER, policy);
+  if (policy) declareHeaders(c, policy);
   return isWithinLimit(c.env, "RATE_LIMITER", c.get("apiKey").hash, faultContext(c)).then((within) => {
     if (!within) throw rateLimited();
     return next();

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { routePath } from "hono/route";
 import type { AppEnv } from "../env";
+import { declareHeaders, declareOwnHeader, finishAnswer, headerPart } from "./answer-headers";
 
 declare module "hono" {
   interface ContextVariableMap {
@@ -26,8 +27,12 @@ export const faultContext = (c: Context<AppEnv>) => ({
   d1Retries: c.get("db")?.retries,
 });
 
+/** Every answer tells a browser not to guess its type from its content. */
+const NO_SNIFFING = headerPart({ "X-Content-Type-Options": "nosniff" });
+
 /**
- * Outermost middleware: gives every request an id, returns it in X-Request-Id and,
+ * Outermost middleware: gives every request an id, returns it in X-Request-Id, sees that
+ * every answer carries the headers declared for it (./answer-headers.ts) and,
  * where ACCESS_LOG is "json" (staging, production), writes one JSON log line per
  * request (never the key, only its label; never the query string). Its fields are
  * flat, so that Workers Logs can filter and group by each; the README's "Reading the
@@ -37,10 +42,11 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   const incoming = c.req.header("X-Request-Id");
   const requestId = incoming && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
   c.set("requestId", requestId);
+  declareOwnHeader(c, "X-Request-Id", requestId);
+  declareHeaders(c, NO_SNIFFING);
   const started = Date.now();
   await next();
-  c.res.headers.set("X-Request-Id", requestId);
-  c.res.headers.set("X-Content-Type-Options", "nosniff");
+  finishAnswer(c);
   if (c.env.ACCESS_LOG !== "json") return;
   // Absent when the request never opened a D1 session (a cache hit, or refused before).
   const db = c.get("db");

@@ -3,6 +3,7 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
+import { declareOwnHeader } from "../http/answer-headers";
 import { ApiError, excerpt, unavailable } from "../http/errors";
 import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
 import { hasScope, isApiKeyCredential, type Scope } from "./api-key";
@@ -84,7 +85,7 @@ export const admit = (
   const { key } = verdict;
   const scopes = grantedScopes?.filter((scope) => hasScope(key, scope));
   c.set("apiKey", scopes ? { ...key, scopes } : key);
-  if (key.expiresAt !== undefined) c.header(KEY_EXPIRATION_HEADER, new Date(key.expiresAt).toUTCString());
+  if (key.expiresAt !== undefined) declareOwnHeader(c, KEY_EXPIRATION_HEADER, new Date(key.expiresAt).toUTCString());
   recordKeyUse(c, key.hash, now);
 };
 

@@ -7,9 +7,11 @@
 import { createMiddleware } from "hono/factory";
 import { openSession } from "../db/session";
 import type { AppEnv } from "../env";
+import { writeAnswer } from "../http/answer-headers";
 import { allowOrigin, corsFor } from "../http/cors";
 import { ApiError, excerpt } from "../http/errors";
 import { findJsonProblem } from "../http/json-ambiguity";
+import { JSON_CONTENT } from "../http/json-answer";
 import { readJsonText } from "../http/json-body";
 import { rateLimited } from "../http/rate-limit";
 import { faultContext } from "../http/request-log";
@@ -23,9 +25,6 @@ import { answer } from "./protocol";
 import { replyText } from "./reply-text";
 import { isToolName, tools } from "./tools";
 import { eraOf } from "./versions";
-
-/** The Content-Type of every reply, as Hono's c.json writes it. */
-const JSON_CONTENT = { "Content-Type": "application/json" };
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -72,7 +71,7 @@ const listTools = () => ({ tools: tools() });
 
 export const mcpRoutes = newApp().post("/", checkOrigin, requireKeyOrToken, async (c) => {
   const reply = (body: Reply | undefined, status: 200 | 400 | 404) =>
-    body ? c.body(replyText(body), status, JSON_CONTENT) : c.body(null, 202);
+    body ? writeAnswer(c, replyText(body), status, JSON_CONTENT) : c.body(null, 202);
   // Every request counts once against the key's limit, here, whatever it holds, and has one
   // D1 session (no bookmark: an agent's calls do not carry one), which a tool's operation uses.
   const withinLimit = await isWithinLimit(c.env, "RATE_LIMITER", c.get("apiKey").hash, faultContext(c));

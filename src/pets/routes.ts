@@ -1,7 +1,7 @@
 // The HTTP door of the three operations: each route checks the wire (query, path, headers,
 // body) with the zod schemas, calls its operation, and writes its value as HTTP says it.
 import { withSession } from "../db/session";
-import { cachedJson } from "../http/json-answer";
+import { cachedJsonAnswer, jsonAnswer } from "../http/json-answer";
 import { jsonBody } from "../http/json-body";
 import { rateLimit } from "../http/rate-limit";
 import { newApp } from "../http/router";
@@ -45,10 +45,11 @@ export const petRoutes = newApp()
     const query = c.req.valid("query");
     const page = valueOrRefusal(await listPets.run(operationContext(c), query));
     c.set("isolateCache", page.fromCache ? "hit" : "miss");
-    if (page.nextCursor !== undefined) {
-      c.header("Link", nextLink({ limit: String(query.limit), status: query.status, cursor: page.nextCursor }));
-    }
-    return page.fromCache ? cachedJson(c, page.pets, 200) : c.json(page.pets, 200);
+    const headers =
+      page.nextCursor === undefined
+        ? undefined
+        : { Link: nextLink({ limit: String(query.limit), status: query.status, cursor: page.nextCursor }) };
+    return page.fromCache ? cachedJsonAnswer(c, page.pets, 200, headers) : jsonAnswer(c, page.pets, 200, headers);
   })
   .post(
     "/",
@@ -60,7 +61,7 @@ export const petRoutes = newApp()
     async (c) => {
       const input = { pet: c.req.valid("json"), idempotencyKey: c.req.valid("header")["idempotency-key"] };
       const { pet, replayed } = valueOrRefusal(await createPet.run(operationContext(c), input));
-      return c.json(pet, 201, {
+      return jsonAnswer(c, pet, 201, {
         Location: locationOf(pet.id),
         ...(replayed && { "Idempotent-Replayed": "true" }),
       });
@@ -74,6 +75,6 @@ export const petRoutes = newApp()
     async (c) => {
       const { pet, fromCache } = valueOrRefusal(await getPet.run(operationContext(c), c.req.valid("param")));
       c.set("isolateCache", fromCache ? "hit" : "miss");
-      return fromCache ? cachedJson(c, pet, 200) : c.json(pet, 200);
+      return fromCache ? cachedJsonAnswer(c, pet, 200) : jsonAnswer(c, pet, 200);
     },
   );

@@ -30,8 +30,8 @@ export const KEYS: Citation[] = [
     breaks: [
       edit(
         "src/keys/authenticate.ts",
-        "c.header(KEY_EXPIRATION_HEADER, new Date(key.expiresAt).toUTCString())",
-        "c.header(KEY_EXPIRATION_HEADER, key.expiresAt)",
+        "declareOwnHeader(c, KEY_EXPIRATION_HEADER, new Date(key.expiresAt).toUTCString())",
+        "declareOwnHeader(c, KEY_EXPIRATION_HEADER, String(key.expiresAt))",
       ),
     ],
   },

@@ -1,0 +1,163 @@
+// The headers an answer carries beyond its own: those of its path (no-store, a deprecated
+// operation's, CORS's, nosniff, the key's rate-limit policy) and those of its request (its id,
+// the key's expiry). The middlewares of src/app.ts declare them on the way in, cheaply, as
+// JavaScript values; they reach the answer in one of two ways, with the same result:
+// - an answer written here (`writeAnswer`: every pets answer, every error, every MCP reply)
+//   is born with them: one native copy of a Headers built once per combination of parts,
+//   then the request's own few. Each Headers.set is a call into the runtime that costs more
+//   than the rest of a cached read's own work (bench/README.md, "Where getPet's points go").
+// - any other answer (a preflight, the document, Hono's own) gets them one by one on the way
+//   out (`finishAnswer`, from the outermost middleware), so that none goes without.
+
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../env";
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** The headers declared for the request's answer so far. */
+    answerHeaders: DeclaredHeaders;
+  }
+}
+
+/** Headers that many answers carry alike, made once: `set` ones, and `appended` ones (list headers such as Vary). */
+export type HeaderPart = {
+  readonly id: string;
+  readonly set: readonly (readonly [string, string])[];
+  readonly appended: readonly (readonly [string, string])[];
+};
+
+// Parts are interned: one object per content, whoever asks for it, so that a combination of
+// parts is known by the parts themselves. They are made from the code and the settings, and
+// a CORS part from an origin the settings allow, so there are few of them, and few combinations.
+const interned = new Map<string, HeaderPart>();
+
+/** A part of these headers, made once per content: at start-up, or once per setting. */
+export const headerPart = (set: Record<string, string>, appended: Record<string, string> = {}): HeaderPart => {
+  const [setEntries, appendedEntries] = [Object.entries(set), Object.entries(appended)];
+  const id = JSON.stringify([setEntries, appendedEntries]);
+  let part = interned.get(id);
+  if (!part) {
+    part = { id, set: setEntries, appended: appendedEntries };
+    interned.set(id, part);
+  }
+  return part;
+};
+
+/** Puts `part` on `headers`; a header of a set name that is there already is the answer's own, and stays. */
+const applyPart = (headers: Headers, { set, appended }: HeaderPart) => {
+  for (const [name, value] of set) if (!headers.has(name)) headers.set(name, value);
+  for (const [name, value] of appended) headers.append(name, value);
+};
+
+/**
+ * Parts in the order they were declared, and the Headers they make, built on first use: the
+ * same for every request that declares the same parts, and reached from the one before it
+ * by a lookup per part, with no key to compute.
+ */
+class Combination {
+  readonly #longer = new Map<HeaderPart, Combination>();
+  #headers: Headers | undefined;
+  /** The names the parts append to (lower case): an answer's own header of one is added to, not replaced. */
+  readonly appendedNames: ReadonlySet<string>;
+
+  constructor(readonly parts: readonly HeaderPart[]) {
+    this.appendedNames = new Set(parts.flatMap(({ appended }) => appended.map(([name]) => name.toLowerCase())));
+  }
+
+  /** These parts and `part` after them. */
+  with(part: HeaderPart): Combination {
+    let longer = this.#longer.get(part);
+    if (!longer) {
+      longer = new Combination([...this.parts, part]);
+      this.#longer.set(part, longer);
+    }
+    return longer;
+  }
+
+  get headers(): Headers {
+    if (!this.#headers) {
+      const headers = new Headers();
+      for (const part of this.parts) applyPart(headers, part);
+      this.#headers = headers;
+    }
+    return this.#headers;
+  }
+}
+
+const NO_PARTS = new Combination([]);
+
+type DeclaredHeaders = {
+  declared: Combination;
+  /** The request's own (its id, its key's expiry), set after the parts. */
+  own: [string, string][];
+  /** The answer that writeAnswer wrote with them, if it did. */
+  written?: Response;
+};
+
+const declaredFor = (c: Context<AppEnv>): DeclaredHeaders => {
+  let headers = c.get("answerHeaders");
+  if (!headers) {
+    headers = { declared: NO_PARTS, own: [] };
+    c.set("answerHeaders", headers);
+  }
+  return headers;
+};
+
+/** Declares `part` for the request's answer, whoever writes it. */
+export const declareHeaders = (c: Context<AppEnv>, part: HeaderPart) => {
+  const headers = declaredFor(c);
+  headers.declared = headers.declared.with(part);
+};
+
+/** Declares a header of this request alone for its answer, whoever writes it. */
+export const declareOwnHeader = (c: Context<AppEnv>, name: string, value: string) => {
+  declaredFor(c).own.push([name, value]);
+};
+
+/** A middleware that declares `part` on every request it sees. */
+export const withHeaders = (part: HeaderPart) =>
+  createMiddleware<AppEnv>((c, next) => {
+    declareHeaders(c, part);
+    return next();
+  });
+
+/**
+ * An answer, born with the request's declared headers and `part` (its kind's, such as its
+ * Content-Type) in one native copy, then the request's own and the answer's own `headers`:
+ * one of them wins over a part's header of its name, or is added to it where the part appends.
+ */
+export const writeAnswer = (
+  c: Context<AppEnv>,
+  body: string | null,
+  status: number,
+  part: HeaderPart,
+  headers?: Record<string, string>,
+) => {
+  const declared = declaredFor(c);
+  const combination = declared.declared.with(part);
+  const answer = new Response(body, { status, headers: combination.headers });
+  const answerHeaders = answer.headers;
+  for (const [name, value] of declared.own) answerHeaders.set(name, value);
+  for (const name in headers) {
+    const value = headers[name] as string;
+    if (combination.appendedNames.has(name.toLowerCase())) answerHeaders.append(name, value);
+    else answerHeaders.set(name, value);
+  }
+  declared.written = answer;
+  return answer;
+};
+
+/**
+ * The declared headers, on the way out, on an answer that writeAnswer did not write, as it
+ * would have: its own headers win over a part's of their name, or are added to where the
+ * part appends, and the request's own are set.
+ */
+export const finishAnswer = (c: Context<AppEnv>) => {
+  const declared = declaredFor(c);
+  const answer = c.res;
+  if (answer === declared.written) return;
+  const headers = answer.headers;
+  for (const part of declared.declared.parts) applyPart(headers, part);
+  for (const [name, value] of declared.own) headers.set(name, value);
+};
