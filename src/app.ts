@@ -1,8 +1,8 @@
 import { markDeprecatedOperations } from "./deprecation/deprecated-operation";
 import { documentationRoutes } from "./document/routes";
 import { apiCors, DOCUMENT_PATH, documentCors } from "./http/cors";
-import { handleError, handleNotFound } from "./http/errors";
-import { methodNotAllowed } from "./http/method-not-allowed";
+import { handleError } from "./http/errors";
+import { notFoundOrMethodNotAllowed } from "./http/method-not-allowed";
 import { noStore } from "./http/no-store";
 import { requestLog } from "./http/request-log";
 import { routeMethods } from "./http/route-methods";
@@ -12,23 +12,22 @@ import { signInRoutes } from "./mcp/sign-in";
 import { PETS_PATH, petRoutes } from "./pets/routes";
 
 // The path of every request, in order: the access log around everything, the headers that
-// every pets answer carries, the deprecated operation's headers, CORS, the 405s, then the
-// routes; one handler for every error. Each operation's own checks are on its chain in
-// src/pets/routes.ts.
+// every pets answer carries, the deprecated operation's headers, CORS, then the routes; where
+// none answers, the 404 or the 405; one handler for every error. Each operation's own checks
+// are on its chain in src/pets/routes.ts.
 export const app = newApp();
 // The methods each path's routes declare, for the 405s and the preflights.
 const methods = routeMethods(app);
 
 app.use(requestLog);
-// Outside methodNotAllowed, so that its 405s carry these headers too. "/v1/pets/*"
-// matches /v1/pets itself and every path under it, unknown ones included.
+// Declared ahead of the routes, so that every answer of these paths carries them, the 404s
+// and 405s included. "/v1/pets/*" matches /v1/pets itself and every path under it, unknown ones included.
 app.use("/v1/pets/*", noStore);
 markDeprecatedOperations(app);
-// Before the 405 handling (a preflight is an OPTIONS) and before authentication.
+// Ahead of the routes (a preflight, an OPTIONS, is answered here, not given the 405) and of authentication.
 app.use("/v1/*", apiCors(methods));
 app.use(DOCUMENT_PATH, documentCors);
 app.use("/mcp", mcpCors);
-app.use(methodNotAllowed(methods));
 app.route("/v1", documentationRoutes);
 app.use("/mcp", noStore);
 // Agents' tools: the same operations as the routes below, behind a door of their own (src/mcp/call.ts).
@@ -36,7 +35,7 @@ app.route("/mcp", mcpRoutes);
 // OAuth for /mcp: its metadata, and the sign-in Worker's paths on this host.
 app.route("/", signInRoutes);
 const routes = app.route(PETS_PATH, petRoutes);
-app.notFound(handleNotFound);
+app.notFound(notFoundOrMethodNotAllowed(methods));
 app.onError(handleError);
 
 /** The API's routes and their types, for a typed client: `hc<AppType>(baseUrl)`. */

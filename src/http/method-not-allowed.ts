@@ -1,21 +1,18 @@
-import { createMiddleware } from "hono/factory";
+import type { NotFoundHandler } from "hono";
 import type { AppEnv } from "../env";
-import { handleMethodNotAllowed } from "./errors";
+import { handleMethodNotAllowed, handleNotFound } from "./errors";
 import type { routeMethods } from "./route-methods";
 
 /**
- * A 405 with Allow, in place of the 404 a known path gives a method that none of its
- * routes answers. Outside the routes, so that it sees what they answered; a 404 that an
- * operation threw (an unknown pet) stays one.
+ * The app's not-found handler: a 405 with Allow, in place of the 404, for a known path that
+ * no route of the request's method answers. It runs where the routes end, inside every
+ * middleware, so that its answers carry their headers too; a 404 that an operation threw
+ * (an unknown pet) goes to the error handler, and stays one.
  */
-export const methodNotAllowed = (methods: ReturnType<typeof routeMethods>) =>
-  createMiddleware<AppEnv>(async (c, next) => {
-    await next();
-    if (c.res.status !== 404 || c.error) return;
+export const notFoundOrMethodNotAllowed =
+  (methods: ReturnType<typeof routeMethods>): NotFoundHandler<AppEnv> =>
+  (c) => {
     const allowed = methods.at(c.req.path);
-    if (allowed.length === 0 || allowed.includes(c.req.method)) return;
-    // Dropped first, so that Hono does not copy the 404's headers onto the 405 (its Content-Length
-    // among them): the 405 is written with the request's declared headers, as the 404 was.
-    c.res = undefined;
-    c.res = handleMethodNotAllowed(c, allowed);
-  });
+    if (allowed.length === 0 || allowed.includes(c.req.method)) return handleNotFound(c);
+    return handleMethodNotAllowed(c, allowed);
+  };
