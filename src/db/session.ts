@@ -1,5 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
+import { declareOwnHeader } from "../http/answer-headers";
 import { D1_DEADLINE_MS, retryTransient, withDeadline } from "../lib/faults";
 import { createSessionDatabase, type Database, emptyD1Usage, type RequestDatabase } from "./client";
 
@@ -66,10 +67,10 @@ export const openSession = (d1: D1Database, bookmark?: string): RequestDatabase 
  * Every response carries the session's bookmark (or, when no query ran, the one the client
  * sent), which the header's validation ahead of it has checked.
  */
-export const withSession = createMiddleware<AppEnv>(async (c, next) => {
+export const withSession = createMiddleware<AppEnv>((c, next) => {
   const session = new RequestSession(c.env.DB, c.req.header(BOOKMARK_HEADER));
   c.set("db", session);
-  await next();
-  const latest = session.latestBookmark;
-  if (latest) c.res.headers.set(BOOKMARK_HEADER, latest);
+  // Read when the answer is written: after the request's queries.
+  declareOwnHeader(c, BOOKMARK_HEADER, () => session.latestBookmark);
+  return next();
 });

@@ -87,10 +87,13 @@ class Combination {
 
 const NO_PARTS = new Combination([]);
 
+/** A request's own header: its value, or where to read it once the answer is written (none: no header). */
+type OwnValue = string | (() => string | null | undefined);
+
 type DeclaredHeaders = {
   declared: Combination;
-  /** The request's own (its id, its key's expiry), set after the parts. */
-  own: [string, string][];
+  /** The request's own (its id, its key's expiry, its D1 bookmark), set after the parts. */
+  own: [string, OwnValue][];
   /** The answer that writeAnswer wrote with them, if it did. */
   written?: Response;
 };
@@ -111,8 +114,15 @@ export const declareHeaders = (c: Context<AppEnv>, part: HeaderPart) => {
 };
 
 /** Declares a header of this request alone for its answer, whoever writes it. */
-export const declareOwnHeader = (c: Context<AppEnv>, name: string, value: string) => {
+export const declareOwnHeader = (c: Context<AppEnv>, name: string, value: OwnValue) => {
   declaredFor(c).own.push([name, value]);
+};
+
+const setOwn = (headers: Headers, own: DeclaredHeaders["own"]) => {
+  for (const [name, value] of own) {
+    const written = typeof value === "string" ? value : value();
+    if (written) headers.set(name, written);
+  }
 };
 
 /** A middleware that declares `part` on every request it sees. */
@@ -138,7 +148,7 @@ export const writeAnswer = (
   const combination = declared.declared.with(part);
   const answer = new Response(body, { status, headers: combination.headers });
   const answerHeaders = answer.headers;
-  for (const [name, value] of declared.own) answerHeaders.set(name, value);
+  setOwn(answerHeaders, declared.own);
   for (const name in headers) {
     const value = headers[name] as string;
     if (combination.appendedNames.has(name.toLowerCase())) answerHeaders.append(name, value);
@@ -159,5 +169,5 @@ export const finishAnswer = (c: Context<AppEnv>) => {
   if (answer === declared.written) return;
   const headers = answer.headers;
   for (const part of declared.declared.parts) applyPart(headers, part);
-  for (const [name, value] of declared.own) headers.set(name, value);
+  setOwn(headers, declared.own);
 };
