@@ -1,11 +1,11 @@
 // The headers an answer carries beyond its own: those of its path (no-store, a deprecated
 // operation's, CORS's, nosniff, the key's rate-limit policy) and those of its request (its id,
-// the key's expiry). The middlewares of src/app.ts declare them on the way in, cheaply, as
+// the key's expiry, its D1 bookmark). The middlewares declare them on the way in, cheaply, as
 // JavaScript values; they reach the answer in one of two ways, with the same result:
 // - an answer written here (`writeAnswer`: every pets answer, every error, every MCP reply)
 //   is born with them: one native copy of a Headers built once per combination of parts,
-//   then the request's own few. Each Headers.set is a call into the runtime that costs more
-//   than the rest of a cached read's own work (bench/README.md, "Where getPet's points go").
+//   then the request's own few. Each Headers.set is a call into the runtime, some 3 thousand
+//   instructions (bench/README.md, "Where getPet's points go").
 // - any other answer (a preflight, the document, Hono's own) gets them one by one on the way
 //   out (`finishAnswer`, from the outermost middleware), so that none goes without.
 
