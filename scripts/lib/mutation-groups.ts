@@ -55,6 +55,14 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
     command:
       "npx vitest run --project worker test/worker/pets/pagination.test.ts test/worker/pets/cursor-secret.test.ts test/worker/pets/pet-cache.test.ts test/worker/pets/list-pets.test.ts test/worker/pets/get-pet.test.ts test/worker/pets/round-trips.test.ts --silent",
   },
+  // The headers of a path on every answer, however it was written: an answer's own header
+  // wins, one the path appends to is added to (docs/architecture.md, "CPU per request"); with
+  // the files that show them on the API's answers (CORS, the 405s and preflights, the request id).
+  headers: {
+    mutate: ["src/http/answer-headers.ts"],
+    command:
+      "npx vitest run --project worker test/worker/http/answer-headers.test.ts test/worker/http/cors.test.ts test/worker/http/routing.test.ts test/worker/http/observability.test.ts --silent",
+  },
   // The HTTP layer's body checks: its media type, charset, encoding and size, read as the body
   // streams (docs/api.md), at the API's door and the sign-in Worker's.
   body: {

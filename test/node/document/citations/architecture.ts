@@ -6,6 +6,24 @@ import { type Citation, edit } from "./citation";
 export const ARCHITECTURE: Citation[] = [
   {
     page: "docs/architecture.md",
+    test: "test/worker/http/answer-headers.test.ts",
+    claim: "that an answer's own header wins and that one the path appends to is added to",
+    shownBy: [
+      "/written/own: an answer's own header wins over a part's of its name, and adds to one the part appends",
+      "/by-hono/own: an answer's own header wins over a part's of its name, and adds to one the part appends",
+    ],
+    // Written with the answer, Vary replaced; put on the way out, Cache-Control replaced.
+    breaks: [
+      edit("src/http/answer-headers.ts", "if (combination.appendedNames.has(name.toLowerCase()))", "if (false)"),
+      edit(
+        "src/http/answer-headers.ts",
+        "if (!headers.has(name)) headers.set(name, value);",
+        "headers.set(name, value);",
+      ),
+    ],
+  },
+  {
+    page: "docs/architecture.md",
     test: "test/worker/pets/doors.test.ts",
     claim: "shows the same refusal from both doors",
     shownBy: [
