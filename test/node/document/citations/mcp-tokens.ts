@@ -68,13 +68,23 @@ export const MCP_TOKENS: Citation[] = [
     page: "docs/mcp.md",
     test: "test/worker/mcp/token-request.test.ts",
     claim: "the token endpoint takes that as one way of authenticating",
+    shownBy: ["gets its tokens with its client_id repeated in the form, and refreshes alike (Python's mcp client)"],
+    breaks: [edit("src/auth-server/token-request.ts", 'form.delete("client_id");', "")],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/worker/mcp/token-request.test.ts",
+    claim: "another `client_id`, or a `client_secret` in the form beside Basic, is refused as two",
     shownBy: [
-      "gets its tokens with its client_id repeated in the form, and refreshes alike (Python's mcp client)",
       "is refused another client_id beside Basic, and a client_secret beside it, as two ways of authenticating",
     ],
+    // Any client_id taken for Basic's: another one is dropped, and Basic alone lets it through.
     breaks: [
-      edit("src/auth-server/token-request.ts", 'form.delete("client_id");', ""),
-      edit("src/auth-server/token-request.ts", "if (!repeatsBasic) return new Request(request, { body });", ""),
+      edit(
+        "src/auth-server/token-request.ts",
+        'form.getAll("client_id").length === 1 && form.get("client_id") === basicId',
+        'form.has("client_id")',
+      ),
     ],
   },
   {
