@@ -1,9 +1,18 @@
-// The survivors of the body and json groups (src/lib/bounded-body.ts, src/http/json-body.ts,
-// src/http/json-ambiguity.ts) that no test can tell apart from the code, each with why.
+// The survivors of the body, json and headers groups (src/lib/bounded-body.ts, src/http/json-body.ts,
+// src/http/json-ambiguity.ts, src/http/answer-headers.ts) that no test can tell apart from the code, each with why.
 
 import { alike, type Equivalent, inFile } from "./equivalent";
 
 export const HTTP_EQUIVALENTS: Equivalent[] = [
+  ...alike(
+    "src/http/answer-headers.ts",
+    "a combination of parts, and the Headers it makes, kept for the next request that declares the same parts: made anew each time, they hold the same headers, at a cost the bench counts",
+    [
+      [71, "true"],
+      [73, ";"],
+      [79, "true"],
+    ],
+  ),
   ...alike(
     "src/lib/bounded-body.ts",
     "reading a body in one call is a shortcut: its bytes are counted after it, so a body over the bound is refused either way, and one within it read whole either way",
