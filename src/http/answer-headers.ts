@@ -136,6 +136,7 @@ export const withHeaders = (part: HeaderPart) =>
  * An answer, born with the request's declared headers and `part` (its kind's, such as its
  * Content-Type) in one native copy, then the request's own and the answer's own `headers`:
  * one of them wins over a part's header of its name, or is added to it where the part appends.
+ * Hono's c.header() does not reach an answer written here: a header is declared, or passed.
  */
 export const writeAnswer = (
   c: Context<AppEnv>,

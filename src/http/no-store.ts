@@ -2,6 +2,6 @@ import { headerPart, withHeaders } from "./answer-headers";
 
 /**
  * Answers about pets are for the caller only: no shared or browser cache may keep them.
- * Mounted outside the routes and the 405 handling (src/app.ts), so errors carry it too.
+ * Declared ahead of the routes (src/app.ts), so that errors, 404s and 405s carry it too.
  */
 export const noStore = withHeaders(headerPart({ "Cache-Control": "no-store" }));
