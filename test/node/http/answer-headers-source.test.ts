@@ -18,9 +18,13 @@ const sourcesOf = (dir: string): string[] =>
 
 describe("the API's headers", () => {
   it("are never set with c.header(), which an answer of writeAnswer would drop", () => {
-    const writes = sourcesOf("src").flatMap((file) =>
-      [...readFileSync(file, "utf8").matchAll(HEADER_WRITE)].map(() => file),
-    );
+    const sources = sourcesOf("src");
+    // The walk reaches the modules that set headers, and leaves out the sign-in Worker alone.
+    for (const file of ["src/http/answer-headers.ts", "src/keys/authenticate.ts", "src/db/session.ts"]) {
+      expect(sources).toContain(file);
+    }
+    expect(sources.filter((file) => file.startsWith("src/auth-server/"))).toEqual([]);
+    const writes = sources.flatMap((file) => [...readFileSync(file, "utf8").matchAll(HEADER_WRITE)].map(() => file));
     expect(writes).toEqual([]);
   });
 
