@@ -4,6 +4,9 @@
 // calls with the same statements and values, by construction
 // (test/worker/bench/floor-statements.test.ts sees the API send them).
 import { createSessionDatabase, type Database, emptyD1Usage } from "../src/db/client";
+import { FLUSH_INTERVAL_MS } from "../src/deprecation/usage";
+import { upsertStatement } from "../src/deprecation/usage-upsert";
+import { utcDay } from "../src/lib/dates";
 import { insertPet, listPets } from "../src/pets/queries";
 import { LIST_LIMIT } from "../src/schemas";
 
@@ -17,6 +20,9 @@ const recordingClient = (statements: Statement[]) => {
       return answer;
     };
     return {
+      // What a batch of it sends (the runtime's batch takes the statements unrun).
+      sql,
+      params,
       bind: (...values: unknown[]) => statement(sql, values),
       all: ran("all", { results: [], success: true, meta: {} }),
       raw: ran("raw", []),
@@ -25,7 +31,7 @@ const recordingClient = (statements: Statement[]) => {
     };
   };
   const session = { prepare: (sql: string) => statement(sql) };
-  return { withSession: () => session } as unknown as D1Database;
+  return { ...session, withSession: () => session } as unknown as D1Database;
 };
 
 /** The statements `query` sends; an error for want of an answer (an insert that returned no row) ends it. */
@@ -49,3 +55,29 @@ export const targetStatements = async () => ({
   ),
   create: await statementsOf((db) => insertPet(db, BENCH_PET)),
 });
+
+/**
+ * A write that a target's calls make after the answer, at most once per interval: one batch
+ * of these statements, on the binding itself (not in a session), an interval after the first
+ * call, or sooner when the last one was more than an interval ago; the calls made meanwhile
+ * join it.
+ */
+export type PeriodicWrite = { statements: Omit<Statement, "method">[]; intervalMs: number };
+
+/**
+ * getPet's: its calls are counted in the isolate and written to D1 (src/deprecation/usage.ts),
+ * with the API's own statement for a day's row of one key's calls, the bench's one key
+ * standing in by a hash of a key's length.
+ */
+export const periodicWrites = (now: number): Record<string, PeriodicWrite> => {
+  const row = {
+    apiKeyHash: "0".repeat(64),
+    operation: "getPet",
+    day: utcDay(now),
+    keyLabel: "bench",
+    calls: 1,
+    lastCallAt: now,
+  };
+  const { sql, params } = upsertStatement(recordingClient([]), [row]) as unknown as Omit<Statement, "method">;
+  return { getPet: { statements: [{ sql, params }], intervalMs: FLUSH_INTERVAL_MS } };
+};

@@ -10,7 +10,7 @@ import { openStores } from "../scripts/lib/stores";
 import { seedPets } from "../scripts/seed";
 import { checkReplay, recordAnswers } from "./answers";
 import { startBenchServer } from "./bench-server";
-import { targetStatements } from "./queries";
+import { periodicWrites, targetStatements } from "./queries";
 import { apiTargets, check, type Target, type TargetName } from "./targets";
 
 type Options = {
@@ -77,6 +77,8 @@ export const startServers = async ({ runDir, count, log, env }: Options) => {
           `ANSWERS:${JSON.stringify(answers)}`,
           "--var",
           `STATEMENTS:${JSON.stringify(await targetStatements())}`,
+          "--var",
+          `PERIODIC_WRITES:${JSON.stringify(periodicWrites(Date.now()))}`,
         ],
       ],
       persistTo: floorPersistTo,

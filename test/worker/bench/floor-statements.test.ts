@@ -1,13 +1,14 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BENCH_PET, targetStatements } from "../../../bench/queries";
+import { BENCH_PET, periodicWrites, targetStatements } from "../../../bench/queries";
+import { callingGetPet, flushUsage } from "../../helpers/get-pet-calls";
 import { call, createApiKey, createPet } from "../../helpers/index";
 import { type StorageCall, wrapBindings } from "../../helpers/wrap-bindings";
 
 // The bench's floor (bench/floor.ts) sends D1 the statements that bench/queries.ts takes from
 // the API's query code. Here the API itself, on the real D1, is seen to send exactly those for
-// the bench's partial page and create, in a session opened alike: the floor's "same SQL" holds
-// by a test, not by trust.
+// the bench's partial page and create, in a session opened alike, and, after getPet's answer,
+// the write of its counted calls: the floor's "same SQL" holds by a test, not by trust.
 
 let key: string;
 beforeAll(async () => {
@@ -47,5 +48,26 @@ describe("the bench's floor statements", () => {
     });
     expect(status).toBe(201);
     expect(calls).toEqual(create.map(({ sql, method }) => ({ sql, method, session: "first-unconstrained" })));
+  });
+});
+
+describe("the bench's floor write after getPet", () => {
+  const { startGetPet } = callingGetPet();
+
+  it("is the API's own: one batch of its statement, on the binding itself, once the interval has passed", async () => {
+    const calls: StorageCall[] = [];
+    const bindings = wrapBindings(env, (storageCall) => {
+      if (storageCall.binding === "DB") calls.push(storageCall);
+      return undefined;
+    });
+    const { response, context } = await startGetPet(key, { bindings });
+    expect(response.status).toBe(200);
+    expect(calls, "before the interval has passed").toEqual([]);
+    await flushUsage(context);
+    const { getPet } = periodicWrites(Date.now());
+    const sql = getPet?.statements.map((statement) => statement.sql).join(";\n");
+    expect(calls.map(({ sql, method, session }) => ({ sql, method, session }))).toEqual([
+      { sql, method: "batch", session: undefined },
+    ]);
   });
 });
