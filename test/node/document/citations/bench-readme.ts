@@ -11,6 +11,19 @@ export const BENCH_README: Citation[] = [
   },
   {
     page: "bench/README.md",
+    test: "test/worker/bench/floor-statements.test.ts",
+    claim: "send exactly that batch after getPet's answer",
+    shownBy: ["is the API's own: one batch of its statement, on the binding itself, once the interval has passed"],
+    breaks: [
+      edit(
+        "bench/queries.ts",
+        "upsertStatement(recordingClient([]), [row])",
+        "upsertStatement(recordingClient([]), [row, row])",
+      ),
+    ],
+  },
+  {
+    page: "bench/README.md",
     test: "test/node/bench/bench-answers.test.ts",
     claim: "writes back each answer byte for byte, framed alike",
     shownBy: ["refuses a floor whose answer is framed otherwise, even with the same bytes"],
