@@ -20,7 +20,7 @@ const recordingClient = (statements: Statement[]) => {
       return answer;
     };
     return {
-      // What a batch of it sends (the runtime's batch takes the statements unrun).
+      // Its SQL and values, for periodicWrites: a batch takes its statements unrun, so no run records them.
       sql,
       params,
       bind: (...values: unknown[]) => statement(sql, values),
