@@ -12,13 +12,14 @@ type Bundle = { url: string; modules: { line: number; name: string }[] };
  * of src/, a package, or wrangler dev's middleware. esbuild writes each path from where it
  * bundles: `node_modules/zod/...` in a checkout, `../../work/main/node_modules/zod/...` in a
  * worktree whose node_modules links to another checkout's (bench/README.md runs pairs from
- * worktrees). The path is taken from its first `node_modules/`, `src/` or `.wrangler/`, so
- * that a package's own src/ stays the package's. Matched from the line's start only, the
- * second form was skipped, and zod's modules were summed with src/db/clean-up.ts above them.
+ * worktrees). A path that leaves the directory is taken from its first `node_modules/`, `src/`
+ * or `.wrangler/`, so that a package's own src/ stays the package's. Matched from the line's
+ * start only, the second form was skipped, and zod's modules were summed with
+ * src/db/clean-up.ts above them.
  */
 export const modulesOf = (source: string) =>
   source.split("\n").flatMap((line, index) => {
-    const file = /^\/\/ (?:\S*?\/)??((?:node_modules|src|\.wrangler)\/\S+)$/.exec(line)?.[1];
+    const file = /^\/\/ (?:(?:\.\.\/)+\S*?\/)??((?:node_modules|src|\.wrangler)\/\S+)$/.exec(line)?.[1];
     if (!file) return [];
     const name = file.startsWith("src/")
       ? file

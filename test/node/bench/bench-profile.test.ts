@@ -7,7 +7,7 @@ import { modulesOf, type Profile, samplesByItem } from "../../../bench/inspector
 
 const BUNDLE_URL = "file:///repo/.wrangler/tmp/dev-x/index.js";
 
-/** A bundle of three modules, their marks written from `prefix`, and a function sampled in each. */
+/** A bundle of four modules, their marks written from `prefix`, and a function sampled in each. */
 const bundleFrom = (prefix: string) => {
   const source = [
     "// .wrangler/tmp/bundle-x/middleware-loader.entry.ts",
@@ -18,7 +18,7 @@ const bundleFrom = (prefix: string) => {
     "var parse = () => {};",
     `// ${prefix}node_modules/@hono/zod-validator/src/index.ts`,
     "var zValidator = () => {};",
-    "// a comment of the Worker's own: // src/lies.ts",
+    "// https://example.com/src/not-a-mark.ts",
     "var lies = () => {};",
   ].join("\n");
   return { url: BUNDLE_URL, modules: modulesOf(source) };
@@ -51,7 +51,7 @@ describe("bench:profile's modules", () => {
       "wrangler dev's middleware": 1,
       "src/db/clean-up.ts": 10,
       zod: 100,
-      // A package's own src/ is the package's; a comment that merely holds a path is no mark.
+      // A package's own src/ is the package's; a line that merely holds a path is no mark.
       "@hono/zod-validator": 11000,
     });
   });
