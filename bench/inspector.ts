@@ -10,12 +10,11 @@ type Bundle = { url: string; modules: { line: number; name: string }[] };
 /**
  * The first line of each module of an unminified bundle, named as the profile sums it: a file
  * of src/, a package, or wrangler dev's middleware. esbuild writes each path from where it
- * bundles: `node_modules/zod/...` in a checkout, `../../work/main/node_modules/zod/...` in a
+ * bundles: `node_modules/zod/...` in a checkout, `../<checkout>/node_modules/zod/...` in a
  * worktree whose node_modules links to another checkout's (bench/README.md runs pairs from
  * worktrees). A path that leaves the directory is taken from its first `node_modules/`, `src/`
- * or `.wrangler/`, so that a package's own src/ stays the package's. Matched from the line's
- * start only, the second form was skipped, and zod's modules were summed with
- * src/db/clean-up.ts above them.
+ * or `.wrangler/`, so that a package's own src/ stays the package's; any other line, a URL
+ * among them, is no mark.
  */
 export const modulesOf = (source: string) =>
   source.split("\n").flatMap((line, index) => {

@@ -19,7 +19,7 @@ const bundleFrom = (prefix: string) => {
     `// ${prefix}node_modules/@hono/zod-validator/src/index.ts`,
     "var zValidator = () => {};",
     "// https://example.com/src/not-a-mark.ts",
-    "var lies = () => {};",
+    "var underUrl = () => {};",
   ].join("\n");
   return { url: BUNDLE_URL, modules: modulesOf(source) };
 };
@@ -39,7 +39,7 @@ const SAMPLES = profileAt([
   ["cleanUp", 3, 10],
   ["parse", 5, 100],
   ["zValidator", 7, 1000],
-  ["lies", 9, 10000],
+  ["underUrl", 9, 10000],
 ]);
 
 describe("bench:profile's modules", () => {
