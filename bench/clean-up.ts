@@ -11,8 +11,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { getPlatformProxy } from "wrangler";
 import { applyLocalMigrations } from "../scripts/lib/local-migrations";
+import { deleteExpiredIdempotencyKeys } from "../src/core/queries";
 import { createDatabase } from "../src/db/client";
-import { deleteExpiredIdempotencyKeys } from "../src/pets/queries";
 import { median } from "./targets";
 
 const { values } = parseArgs({ options: { rows: { type: "string", default: "1000000" } } });

@@ -3,11 +3,12 @@
 // answers nothing, so that the floor under the target (./floor.ts) makes the same binding
 // calls with the same statements and values, by construction
 // (test/worker/bench/floor-statements.test.ts sees the API send them).
+
+import { insertPet, listPets } from "../src/core/queries";
 import { createSessionDatabase, type Database, emptyD1Usage } from "../src/db/client";
 import { FLUSH_INTERVAL_MS } from "../src/deprecation/usage";
 import { upsertStatement } from "../src/deprecation/usage-upsert";
 import { utcDay } from "../src/lib/dates";
-import { insertPet, listPets } from "../src/pets/queries";
 import { LIST_LIMIT } from "../src/schemas";
 
 /** One D1 call: the statement, its values, and the method that ran it (all, raw, first or run), in a session opened `first-unconstrained`. */
@@ -46,7 +47,7 @@ export const BENCH_PET = { name: "Bench pet", categoryId: 1, status: "available"
 
 /**
  * The statements of the targets that reach D1: the first page of `?status=pending` (one row
- * more than the page, to tell whether a next one exists: src/pets/cache.ts), and a create
+ * more than the page, to tell whether a next one exists: src/core/cache.ts), and a create
  * without an Idempotency-Key.
  */
 export const targetStatements = async () => ({

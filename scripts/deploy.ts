@@ -23,7 +23,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { MIN_SECRET_BYTES } from "../src/pets/cursor";
+import { MIN_SECRET_BYTES } from "../src/core/cursor";
 import { BUNDLE_BUDGETS_KIB, builtBundle, checkBundleBudget, freshOutdir } from "./lib/bundle-budget";
 import { configProblems, type EnvironmentConfig, shortSecrets, signInConfigProblems } from "./lib/check-config";
 import { DEFAULT_ROLLOUT, parseRolloutSoak, parseRolloutSteps, rollOut } from "./lib/rollout";

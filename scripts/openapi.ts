@@ -4,16 +4,16 @@
 //
 // These files only assemble (this one the document, scripts/lib/openapi-schemas.ts its
 // schemas, scripts/lib/openapi-operations.ts each operation): each operation's description
-// lives beside its route (src/pets/routes.openapi.ts, src/document/routes.openapi.ts), what they share in
+// lives beside its route (src/rest/routes.openapi.ts, src/document/routes.openapi.ts), what they share in
 // src/document/common.openapi.ts, and the schemas and their wording in src/schemas.ts,
 // which zod converts to JSON Schema in Node, so that none of it reaches the Worker's bundle.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { OpenAPIV3_1 } from "openapi-types";
+import { ERROR_STATUS } from "../src/core/error-codes";
 import { API, BEARER_AUTH, OPENAPI_VERSION, SERVERS, TAGS } from "../src/document/common.openapi";
 import { REQUEST_HEADERS, RESPONSE_HEADERS, type ResponseHeader } from "../src/document/headers.openapi";
-import { ERROR_STATUS } from "../src/http/error-codes";
-import { BODY_EXAMPLES } from "../src/pets/routes.openapi";
+import { BODY_EXAMPLES } from "../src/rest/routes.openapi";
 import { errorStatusesOf, headerExample, operationObject, sharedErrorResponses } from "./lib/openapi-operations";
 import { componentSchemas, OPERATIONS } from "./lib/openapi-schemas";
 

@@ -8,13 +8,13 @@ import { requestLog } from "./http/request-log";
 import { routeMethods } from "./http/route-methods";
 import { newApp } from "./http/router";
 import { mcpCors, mcpRoutes } from "./mcp/routes";
-import { signInRoutes } from "./mcp/sign-in";
-import { PETS_PATH, petRoutes } from "./pets/routes";
+import { signInRoutes } from "./oauth/protected-resource";
+import { PETS_PATH, petRoutes } from "./rest/routes";
 
 // The path of every request, in order: the access log around everything, the headers that
 // every pets answer carries, the deprecated operation's headers, CORS, then the routes; where
 // none answers, the 404 or the 405; one handler for every error. Each operation's own checks
-// are on its chain in src/pets/routes.ts.
+// are on its chain in src/rest/routes.ts.
 export const app = newApp();
 // The methods each path's routes declare, for the 405s and the preflights.
 const methods = routeMethods(app);

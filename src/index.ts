@@ -1,9 +1,9 @@
 import { app } from "./app";
+import { deleteExpiredIdempotencyKeys } from "./core/queries";
 import type { CleanUpOutcome } from "./db/clean-up";
 import { createDatabase } from "./db/client";
 import { deleteOldDeprecatedCalls } from "./deprecation/usage";
 import { messagesOf } from "./lib/faults";
-import { deleteExpiredIdempotencyKeys } from "./pets/queries";
 
 export default {
   fetch: app.fetch,

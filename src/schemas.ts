@@ -111,7 +111,7 @@ const integerString = <T extends z.ZodMiniType<number, number>>(rule: string, sc
   z.pipe(z.pipe(z.string().check(z.regex(/^[0-9]+$/, expected(rule))), z.transform(Number)), schema);
 
 export const CURSOR_RULE = "the cursor of a next link from a previous page";
-/** A payload of up to 64 base64url characters, a dot, and a signature of 43 (src/pets/cursor.ts). */
+/** A payload of up to 64 base64url characters, a dot, and a signature of 43 (src/core/cursor.ts). */
 export const CURSOR_MAX_LENGTH = 64 + 1 + 43;
 const CURSOR_SIGNATURE_LENGTH = 43;
 export const CURSOR_SHAPE = new RegExp(

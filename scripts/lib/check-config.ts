@@ -4,8 +4,8 @@
 // docs state (DEPLOYED_LIMITS). A missing one would not fail the deploy; it would switch
 // something off at run time.
 
+import { MIN_SECRET_BYTES } from "../../src/core/cursor";
 import { DEPLOYED_LIMITS } from "../../src/lib/limiters";
-import { MIN_SECRET_BYTES } from "../../src/pets/cursor";
 
 /** What src/ reads of its environment. */
 export const WORKER_NEEDS = {

@@ -20,7 +20,7 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
   },
   // /mcp: its versions, the arguments' rules, the door (docs/mcp.md).
   mcp: {
-    mutate: ["src/mcp/arguments.ts", "src/mcp/versions.ts", "src/mcp/door.ts"],
+    mutate: ["src/mcp/arguments.ts", "src/mcp/versions.ts", "src/mcp/authenticate.ts"],
     command: "npx vitest run --project worker test/worker/mcp --silent",
   },
   // The sign-in Worker: grants no more than the page showed, lifetimes, PKCE, refresh reuse,
@@ -33,7 +33,7 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
   },
   // /mcp's sign-in half: the challenge, the token's check and its scopes (docs/mcp.md).
   "mcp-sign-in": {
-    mutate: ["src/mcp/sign-in.ts"],
+    mutate: ["src/oauth/protected-resource.ts"],
     command: "npx vitest run --project worker test/worker/mcp test/worker/pets/doors.test.ts --silent",
   },
   // The hourly clean-ups: batched, within their budget, each run apart (docs/operations.md).
@@ -49,7 +49,7 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
   },
   // The pets' cursors (signed, rotated, bounded) and the isolate's caches of pets and pages (docs/api.md).
   pets: {
-    mutate: ["src/pets/cursor.ts", "src/pets/cache.ts"],
+    mutate: ["src/core/cursor.ts", "src/core/cache.ts"],
     // Not the property tests, whose seed changes with each run, nor the memory budget, which
     // the caches' own module keeps (src/lib/bounded-cache.ts) and which takes longer than the rest together.
     command:

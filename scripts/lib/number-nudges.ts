@@ -17,7 +17,7 @@ export const NUDGE_GROUPS: Record<string, NudgeGroup> = {
       constant("src/keys/last-used.ts", "WRITE_DEADLINE_MS", "5_000", "5_001", "4_999"),
       constant("src/keys/last-used.ts", "PAUSE_AFTER_FAILURE_MS", "60_000", "61_000", "59_000"),
       constant("src/lib/limiters.ts", "LIMITER_DEADLINE_MS", "1000", "1001", "999"),
-      constant("src/http/error-codes.ts", "UNAVAILABLE_RETRY_AFTER_S", "3", "4", "2"),
+      constant("src/core/error-codes.ts", "UNAVAILABLE_RETRY_AFTER_S", "3", "4", "2"),
       // The throttle of attempts with keys the isolate does not know, per address and minute.
       {
         file: "wrangler.toml",
@@ -60,9 +60,9 @@ export const NUDGE_GROUPS: Record<string, NudgeGroup> = {
         up: "LIST_LIMIT = { min: 2, max: 100, default: 20 }",
         down: "LIST_LIMIT = { min: 0, max: 100, default: 20 }",
       },
-      constant("src/pets/cursor.ts", "MIN_SECRET_BYTES", "32", "33", "31"),
+      constant("src/core/cursor.ts", "MIN_SECRET_BYTES", "32", "33", "31"),
       constant(
-        "src/pets/queries.ts",
+        "src/core/queries.ts",
         "IDEMPOTENCY_WINDOW_MS",
         "24 * 60 * 60 * 1000",
         "25 * 60 * 60 * 1000",
@@ -87,11 +87,11 @@ export const NUDGE_GROUPS: Record<string, NudgeGroup> = {
       constant("src/auth-server/strangers.ts", "MAX_REGISTRATION_BYTES", "5120", "5121", "5119"),
       constant("src/auth-server/scopes.ts", "SHOWN_SCOPE_LENGTH", "64", "65", "63"),
       constant("src/auth-server/servers.ts", "MAX_ORIGINS", "8", "9", "7"),
-      constant("src/mcp/door.ts", "AUTH_DEADLINE_MS", "3000", "3001", "2999"),
-      constant("src/mcp/door.ts", "MAX_ACCESS_TOKEN_LENGTH", "256", "257", "255"),
+      constant("src/mcp/authenticate.ts", "AUTH_DEADLINE_MS", "3000", "3001", "2999"),
+      constant("src/mcp/authenticate.ts", "MAX_ACCESS_TOKEN_LENGTH", "256", "257", "255"),
       // How long caches may keep the resource's metadata (docs/mcp.md: an hour), in the header's seconds.
       {
-        file: "src/mcp/sign-in.ts",
+        file: "src/oauth/protected-resource.ts",
         from: '"public, max-age=3600"',
         up: '"public, max-age=3601"',
         down: '"public, max-age=3599"',

@@ -2,6 +2,7 @@
 // their headers and examples, and a reference for each error status it answers to the
 // one shared response of that status (components.responses), built here too.
 import type { OpenAPIV3_1 } from "openapi-types";
+import { ERROR_STATUS } from "../../src/core/error-codes";
 import {
   COMMON_ERRORS,
   ERROR_RESPONSES,
@@ -12,8 +13,7 @@ import {
   ref,
 } from "../../src/document/common.openapi";
 import { EVERY_RESPONSE, RESPONSE_HEADERS, type ResponseHeader } from "../../src/document/headers.openapi";
-import { ERROR_STATUS } from "../../src/http/error-codes";
-import { BODY_EXAMPLES } from "../../src/pets/routes.openapi";
+import { BODY_EXAMPLES } from "../../src/rest/routes.openapi";
 import { ERROR_CODES, inputs, type JsonSchema, outputs } from "./openapi-schemas";
 
 /** Parameters as the handler receives them (`limit` is an integer), required as zod requires them. */

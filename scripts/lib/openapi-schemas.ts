@@ -2,10 +2,10 @@
 // schemas of src/schemas.ts (with their wording), and of each operation's parameters.
 import * as z from "zod/mini";
 import type { $ZodType } from "zod/v4/core";
+import { ERROR_STATUS } from "../../src/core/error-codes";
 import { ref } from "../../src/document/common.openapi";
 import { DOCUMENTATION_OPERATIONS } from "../../src/document/routes.openapi";
-import { ERROR_STATUS } from "../../src/http/error-codes";
-import { PET_OPERATIONS } from "../../src/pets/routes.openapi";
+import { PET_OPERATIONS } from "../../src/rest/routes.openapi";
 import {
   CURSOR_SHAPE,
   documentWording,
@@ -59,7 +59,7 @@ export const outputs = convert("output", {
   ...parameterSchemas,
 });
 export const inputs = convert("input", { NewPet: newPetSchema, PetStatus: petStatusSchema, ...parameterSchemas });
-// A cursor's shape is checked where it is read (src/pets/cursor.ts), to say "not a cursor this service issued".
+// A cursor's shape is checked where it is read (src/core/cursor.ts), to say "not a cursor this service issued".
 for (const converted of [inputs, outputs])
   Object.assign(converted.listPets?.properties.cursor, { pattern: CURSOR_SHAPE.source });
 

@@ -2,7 +2,7 @@
 // with Retry-After, within the key check's deadline; a page at /authorize, OAuth's JSON error
 // elsewhere (RFC 6749's temporarily_unavailable), never a 500.
 import { OAuthError } from "@cloudflare/workers-oauth-provider";
-import { UNAVAILABLE_RETRY_AFTER_S } from "../http/error-codes";
+import { UNAVAILABLE_RETRY_AFTER_S } from "../core/error-codes";
 import { PAGE_HEADERS, problemPage } from "./sign-in-page";
 
 const MESSAGE = `Signing in is unavailable for a moment; try again in ${UNAVAILABLE_RETRY_AFTER_S} seconds.`;

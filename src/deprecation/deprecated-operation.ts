@@ -8,7 +8,7 @@ import { type CountedCall, countDeprecatedCall } from "./usage";
 // Deprecated operations, and the life of each as the service runs it: headers on every
 // answer, the count of who still calls it (src/deprecation/usage.ts), 410 during the
 // brownouts of its setting (src/deprecation/brownouts.ts), and 410 for good from its Sunset
-// instant on, with no deploy on the day. The OpenAPI description (src/pets/routes.openapi.ts,
+// instant on, with no deploy on the day. The OpenAPI description (src/rest/routes.openapi.ts,
 // src/document/headers.openapi.ts) reads its dates and messages from here too.
 
 type Deprecation = {

@@ -3,8 +3,8 @@
 // generator (scripts/openapi.ts) only, never by the Worker, so none of it reaches the bundle.
 import type { OpenAPIV3_1 } from "openapi-types";
 import type { $ZodType } from "zod/v4/core";
+import { ERROR_STATUS, type ErrorCode } from "../core/error-codes";
 import { DEPRECATIONS, deprecationHeaders } from "../deprecation/deprecated-operation";
-import { ERROR_STATUS, type ErrorCode } from "../http/error-codes";
 import { MAX_BODY_BYTES } from "../http/json-body";
 import type { RequestHeader, ResponseHeader } from "./headers.openapi";
 

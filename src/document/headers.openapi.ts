@@ -2,10 +2,10 @@
 // headers as shared components, each with its example (a `const` is its own example).
 // Imported by the generator (scripts/openapi.ts) only.
 import type { OpenAPIV3_1 } from "openapi-types";
+import { UNAVAILABLE_RETRY_AFTER_S } from "../core/error-codes";
 import { BOOKMARK_HEADER } from "../db/session";
 import { DEPRECATIONS, deprecationHeaders } from "../deprecation/deprecated-operation";
 import { EXPOSED_HEADERS } from "../http/cors";
-import { UNAVAILABLE_RETRY_AFTER_S } from "../http/error-codes";
 import { RATE_LIMIT_POLICY_HEADER, rateLimitPolicy } from "../http/rate-limit";
 import { REQUEST_ID_MAX_LENGTH, SANE_REQUEST_ID } from "../http/request-log";
 import { BEARER_CHALLENGES, KEY_EXPIRATION_HEADER } from "../keys/authenticate";

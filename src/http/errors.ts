@@ -3,9 +3,9 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { routePath } from "hono/route";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { ERROR_STATUS, type ErrorCode, UNAVAILABLE_RETRY_AFTER_S } from "../core/error-codes";
 import type { AppEnv } from "../env";
 import type { ErrorBody } from "../schemas";
-import { ERROR_STATUS, type ErrorCode, UNAVAILABLE_RETRY_AFTER_S } from "./error-codes";
 import { jsonAnswer } from "./json-answer";
 
 declare module "hono" {
@@ -70,7 +70,7 @@ const faultDetails = (error: Error) => {
 
 /**
  * Hono's own exceptions are mapped onto our codes; anything else is a fault (the operations
- * answer D1's transient faults themselves: src/pets/operation.ts), logged with the request
+ * answer D1's transient faults themselves: src/core/operation.ts), logged with the request
  * id and route, and answered with a body that reveals nothing of it.
  */
 export const toApiError = (error: Error, c: Context<AppEnv>): ApiError => {

@@ -1,5 +1,5 @@
 // The JSON text of a value that no one changes after it is made, written once and kept as long
-// as the value is: a page or a pet from the isolate's cache (src/pets/cache.ts) is the same
+// as the value is: a page or a pet from the isolate's cache (src/core/cache.ts) is the same
 // object on every answer, and a tool's result goes on the wire twice (src/mcp/reply-text.ts).
 
 const texts = new WeakMap<object, string>();

@@ -1,18 +1,18 @@
 // A tool call: the MCP door of an operation. Its arguments are checked by the same zod rules
-// as the HTTP door's input (./arguments.ts), then the operation itself runs (src/pets/), as the
+// as the HTTP door's input (./arguments.ts), then the operation itself runs (src/core/), as the
 // caller admitted at /mcp's door, on the count and the access line of the /mcp request: the
 // same scope, idempotency, cursor, deprecation and brownouts as over HTTP, from the same code.
 import type { Context } from "hono";
+import { createPet } from "../core/create-pet";
+import { getPet } from "../core/get-pet";
+import { listPets, type PetsPage } from "../core/list-pets";
+import { type Operation, scopeRefusal } from "../core/operation";
 import type { AppEnv } from "../env";
 import { type ApiError, toApiError } from "../http/errors";
 import { jsonText, keepJsonText } from "../lib/json-text";
-import { createPet } from "../pets/create-pet";
-import { operationContext } from "../pets/door";
-import { getPet } from "../pets/get-pet";
-import { listPets, type PetsPage } from "../pets/list-pets";
-import { type Operation, scopeRefusal } from "../pets/operation";
+import { insufficientScope } from "../oauth/protected-resource";
+import { operationContext } from "../rest/operation-context";
 import { checkArguments, type ToolArguments } from "./arguments";
-import { insufficientScope } from "./sign-in";
 import { GET_PET_DEPRECATION, type ToolName } from "./tools";
 
 /**
@@ -112,7 +112,7 @@ const runBound = <Name extends ToolName, Input, Value>(
  * The tool's result: its operation's value as structuredContent with a text rendering; or,
  * for a refusal (the arguments, then the operation's own), isError with the Error body. A
  * credential without the operation's scope is refused first, as HTTP 403 with MCP's scope
- * challenge (./sign-in.ts), so that a host can sign in for it. A fault of the operation is
+ * challenge (src/oauth/protected-resource.ts), so that a host can sign in for it. A fault of the operation is
  * answered as the HTTP door answers it, as internal_error. get_pet's results all say when it
  * ends and what replaces it.
  */

@@ -2,7 +2,7 @@
 // route validates that place with accepts it (test/worker/document/openapi-examples.test.ts checks them).
 import * as z from "zod/mini";
 import openapi from "../../openapi.json";
-import { ERROR_STATUS, type ErrorCode } from "../../src/http/error-codes";
+import { ERROR_STATUS, type ErrorCode } from "../../src/core/error-codes";
 import {
   createPetHeadersSchema,
   errorSchema,

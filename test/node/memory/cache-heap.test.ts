@@ -1,8 +1,8 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { expect, it } from "vitest";
+import { cachePet } from "../../../src/core/cache";
 import { cachedBytes } from "../../../src/lib/bounded-cache";
-import { cachePet } from "../../../src/pets/cache";
 
 // The caches are bounded by an estimate of what they hold (src/lib/bounded-cache.ts), not by
 // the heap itself, which a Worker cannot read. Here the pet cache, the largest share, is filled

@@ -1,10 +1,10 @@
 import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { deleteExpiredIdempotencyKeys } from "../../../src/core/queries";
 import { deleteInBatches } from "../../../src/db/clean-up";
 import { createDatabase } from "../../../src/db/client";
 import worker from "../../../src/index";
-import { deleteExpiredIdempotencyKeys } from "../../../src/pets/queries";
 import { createApiKey, createPet } from "../../helpers/index";
 
 // The hourly clean-ups at volume, on the suite's real D1: every expired row goes, over as

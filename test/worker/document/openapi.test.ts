@@ -3,7 +3,7 @@ import openapi from "../../../openapi.json";
 import { app } from "../../../src/app";
 import { DEPRECATIONS } from "../../../src/deprecation/deprecated-operation";
 import { sha256Hex } from "../../../src/lib/sha256";
-import { signInRoutes } from "../../../src/mcp/sign-in";
+import { signInRoutes } from "../../../src/oauth/protected-resource";
 import { conformanceProblems } from "../../helpers/conformance";
 import { BASE_URL, call, createApiKey } from "../../helpers/index";
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { BASE_URL, expectError, faultLogLines, send } from "../../helpers/index";
 import { SIGN_IN } from "../../helpers/sign-in";
 
-// The API Worker's half of OAuth (src/mcp/sign-in.ts): the resource's metadata it serves
+// The API Worker's half of OAuth (src/oauth/protected-resource.ts): the resource's metadata it serves
 // itself, and the paths it hands to the sign-in Worker, which answer 503 while that Worker is
 // missing or failing, as docs/mcp.md says ("Signing in with OAuth").
 

@@ -6,7 +6,7 @@ import { type CallOptions, call, countPets, createApiKey, createPet, faultLogLin
 import { postMcp, resultOf, toolCall } from "../../helpers/mcp-calls";
 import { failing } from "../../helpers/wrap-bindings";
 
-// One operation behind both doors (src/pets/operation.ts): for each rule, the refusal that
+// One operation behind both doors (src/core/operation.ts): for each rule, the refusal that
 // the HTTP door writes as its Error body is the one a tool call returns as its error result,
 // code, status and words (a field is named as its door names it: a body field, an argument).
 // The scope's refusal is the one a tool call answers in HTTP, for MCP's scope challenge.

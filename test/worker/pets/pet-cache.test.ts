@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { app } from "../../../src/app";
+import { IMMUTABLE_PETS_CACHE } from "../../../src/core/cache";
 import { cachedBytes } from "../../../src/lib/bounded-cache";
-import { IMMUTABLE_PETS_CACHE } from "../../../src/pets/cache";
 import type { Pet } from "../../../src/schemas";
 import { call, createApiKey, createPet } from "../../helpers/index";
 
@@ -21,7 +21,7 @@ describe("the immutable-pets cache", () => {
       ({ method, path }) => !(method === "GET" || (method === "POST" && path === "/v1/pets")),
     );
     // If this fails, a route now changes pets (or none does, and the cache is off): revisit
-    // IMMUTABLE_PETS_CACHE in src/pets/cache.ts.
+    // IMMUTABLE_PETS_CACHE in src/core/cache.ts.
     expect(petRoutes.length).toBeGreaterThan(0);
     expect(IMMUTABLE_PETS_CACHE, JSON.stringify(routesThatChangePets)).toBe(routesThatChangePets.length === 0);
   });

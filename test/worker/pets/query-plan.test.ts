@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { Placeholder } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { listingQuery } from "../../../src/core/queries";
 import { messagesOf } from "../../../src/lib/faults";
-import { listingQuery } from "../../../src/pets/queries";
 
 /** The plan of a prepared query, with its placeholders filled from `values`. */
 const planOf = async ({ sql, params }: { sql: string; params: unknown[] }, values: Record<string, unknown>) => {

@@ -64,7 +64,7 @@ export const API_CALLERS: Citation[] = [
     test: "test/worker/client/client.test.ts",
     claim: "calls each operation that way",
     shownBy: ["lists pets, and follows the next link (listPets)"],
-    breaks: [edit("src/pets/routes.ts", "{ Link: nextLink(", '{ "X-Link": nextLink(')],
+    breaks: [edit("src/rest/routes.ts", "{ Link: nextLink(", '{ "X-Link": nextLink(')],
   },
   {
     page: "docs/api.md",

@@ -131,9 +131,9 @@ export const API_DOCUMENT: Citation[] = [
       "a new pet's Location, resolved against the request's URL, is the pet under the prefix",
     ],
     breaks: [
-      edit("src/pets/routes.ts", 'return `<${search}>; rel="next"`;', 'return `</v1/pets${search}>; rel="next"`;'),
+      edit("src/rest/routes.ts", 'return `<${search}>; rel="next"`;', 'return `</v1/pets${search}>; rel="next"`;'),
       edit(
-        "src/pets/routes.ts",
+        "src/rest/routes.ts",
         "const locationOf = (id: number) => `pets/${id}`;",
         "const locationOf = (id: number) => `/v1/pets/${id}`;",
       ),

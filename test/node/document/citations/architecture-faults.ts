@@ -97,7 +97,7 @@ export const ARCHITECTURE_FAULTS: Citation[] = [
     shownBy: ["loses and doubles nothing it acknowledged when the server is killed with SIGKILL mid-stream"],
     breaks: [
       edit(
-        "src/pets/queries.ts",
+        "src/core/queries.ts",
         "session.insert(pets).values(pet).returning(),",
         "session.insert(pets).values(pet).returning(),\n        session.insert(pets).values(pet),",
       ),
@@ -127,7 +127,7 @@ export const ARCHITECTURE_FAULTS: Citation[] = [
     ],
     breaks: [
       edit(
-        "src/mcp/door.ts",
+        "src/mcp/authenticate.ts",
         'import { ApiError, unavailable } from "../http/errors";',
         'import { ApiError } from "../http/errors";\nconst unavailable = (_what: string) => new ApiError("unauthorized", "No.");',
       ),
@@ -143,12 +143,12 @@ export const ARCHITECTURE_FAULTS: Citation[] = [
     ],
     breaks: [
       edit(
-        "src/mcp/sign-in.ts",
+        "src/oauth/protected-resource.ts",
         'logDependencyFault(faultContext(c), "AUTH", error, "503");\n    throw unavailable("Signing in");',
         "throw error;",
       ),
       edit(
-        "src/mcp/sign-in.ts",
+        "src/oauth/protected-resource.ts",
         'if (!service) throw unavailable("Signing in");',
         "if (!service) return c.notFound();",
       ),

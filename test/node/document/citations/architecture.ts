@@ -29,7 +29,7 @@ export const ARCHITECTURE: Citation[] = [
     shownBy: [
       "of the scope: a read-only key may not create, and nothing is stored; at /mcp, as HTTP 403 with MCP's scope challenge",
     ],
-    breaks: [edit("src/pets/operation.ts", "hasScope(caller, scope)", "true")],
+    breaks: [edit("src/core/operation.ts", "hasScope(caller, scope)", "true")],
   },
   {
     page: "docs/architecture.md",
@@ -51,7 +51,7 @@ export const ARCHITECTURE: Citation[] = [
     shownBy: ["is on exactly while no route can change or delete a pet"],
     breaks: [
       edit(
-        "src/pets/routes.ts",
+        "src/rest/routes.ts",
         "export const petRoutes = newApp()",
         'export const petRoutes = newApp()\n  .delete("/:petId", (c) => c.body(null, 204))',
       ),
@@ -77,7 +77,7 @@ export const ARCHITECTURE: Citation[] = [
     shownBy: ["serves a pet with no D1 query once it is known, and reads an unknown one once"],
     breaks: [
       edit(
-        "src/pets/cache.ts",
+        "src/core/cache.ts",
         "export const IMMUTABLE_PETS_CACHE = true;",
         "export const IMMUTABLE_PETS_CACHE = false;",
       ),
@@ -90,7 +90,7 @@ export const ARCHITECTURE: Citation[] = [
     shownBy: ["search an index without a status and never scan pets"],
     breaks: [
       edit(
-        "src/pets/queries.ts",
+        "src/core/queries.ts",
         'gt(pets.id, sql.placeholder("afterId"))',
         'sql`${pets.id} + 0 > ${sql.placeholder("afterId")}`',
       ),

@@ -50,7 +50,7 @@ export const BENCH_README: Citation[] = [
     shownBy: ["serves a full page with no D1 query once it has been read"],
     breaks: [
       edit(
-        "src/pets/cache.ts",
+        "src/core/cache.ts",
         "export const IMMUTABLE_PETS_CACHE = true;",
         "export const IMMUTABLE_PETS_CACHE = false;",
       ),

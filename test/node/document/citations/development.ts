@@ -72,7 +72,7 @@ export const DEVELOPMENT: Citation[] = [
     shownBy: ["always queries D1, once, for a partial page"],
     breaks: [
       edit(
-        "src/pets/cache.ts",
+        "src/core/cache.ts",
         "if (rows.length <= limit || !last) return { ...page, fromCache: false };",
         "if (rows.length <= limit || !last) {\n    fullPages.set(key, { pets: page.pets });\n    return { ...page, fromCache: false };\n  }",
       ),

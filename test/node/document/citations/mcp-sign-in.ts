@@ -46,7 +46,7 @@ export const MCP_SIGN_IN: Citation[] = [
     test: "test/worker/mcp/sign-in-routes.test.ts",
     claim: "public, and cacheable for an hour",
     shownBy: ["is served at the well-known path and at its /mcp form, public, for an hour"],
-    breaks: [edit("src/mcp/sign-in.ts", '"public, max-age=3600"', '"public, max-age=60"')],
+    breaks: [edit("src/oauth/protected-resource.ts", '"public, max-age=3600"', '"public, max-age=60"')],
   },
   {
     page: "docs/mcp.md",
@@ -105,7 +105,7 @@ export const MCP_SIGN_IN: Citation[] = [
     ],
     breaks: [
       edit(
-        "src/mcp/door.ts",
+        "src/mcp/authenticate.ts",
         "await (isApiKeyCredential(token) ? admitApiKey(c, token) : admitToken(c, token));",
         "await admitApiKey(c, token);",
       ),
@@ -137,7 +137,7 @@ export const MCP_SIGN_IN: Citation[] = [
         "if (error instanceof AuthorizationError) return page(problemPage(error.description, error.redirectTo), 400);",
         'if (error instanceof AuthorizationError) return redirect(error.redirectTo ?? "https://attacker.example/cb");',
       ),
-      edit("src/mcp/door.ts", "if (!granted) throw unknownToken();", "if (!granted) return;"),
+      edit("src/mcp/authenticate.ts", "if (!granted) throw unknownToken();", "if (!granted) return;"),
     ],
   },
 ];

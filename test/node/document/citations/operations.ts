@@ -64,7 +64,7 @@ export const OPERATIONS: Citation[] = [
     claim: "a cursor stays valid while the secret that signed it is either",
     shownBy: ["keeps the cursors handed out before a rotation valid while CURSOR_SECRET_PREVIOUS holds the old secret"],
     breaks: [
-      edit("src/pets/cursor.ts", "if (encoder.encode(previous).length >= MIN_SECRET_BYTES) return previous;", ""),
+      edit("src/core/cursor.ts", "if (encoder.encode(previous).length >= MIN_SECRET_BYTES) return previous;", ""),
     ],
   },
   {
@@ -73,7 +73,7 @@ export const OPERATIONS: Citation[] = [
     claim: "follows a next link issued under the old secret after these steps",
     shownBy: ["keeps next links issued under the old secret valid during a rotation, and only then"],
     breaks: [
-      edit("src/pets/cursor.ts", "if (encoder.encode(previous).length >= MIN_SECRET_BYTES) return previous;", ""),
+      edit("src/core/cursor.ts", "if (encoder.encode(previous).length >= MIN_SECRET_BYTES) return previous;", ""),
     ],
   },
   {

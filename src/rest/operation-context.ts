@@ -2,9 +2,9 @@
 // its request once: the session, the caller its door admitted, the clock, the settings.
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import type { Operation, OperationContext, Refusal } from "../core/operation";
+import { scopeRefusal } from "../core/operation";
 import type { AppEnv } from "../env";
-import type { Operation, OperationContext, Refusal } from "./operation";
-import { scopeRefusal } from "./operation";
 
 export const operationContext = (c: Context<AppEnv>): OperationContext => ({
   db: c.get("db"),

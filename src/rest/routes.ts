@@ -1,5 +1,9 @@
 // The HTTP door of the three operations: each route checks the wire (query, path, headers,
 // body) with the zod schemas, calls its operation, and writes its value as HTTP says it.
+
+import { createPet } from "../core/create-pet";
+import { getPet } from "../core/get-pet";
+import { listPets } from "../core/list-pets";
 import { withSession } from "../db/session";
 import { cachedJsonAnswer, jsonAnswer } from "../http/json-answer";
 import { jsonBody } from "../http/json-body";
@@ -15,10 +19,7 @@ import {
   petParamsSchema,
   sessionHeadersSchema,
 } from "../schemas";
-import { createPet } from "./create-pet";
-import { allowedBy, operationContext, valueOrRefusal } from "./door";
-import { getPet } from "./get-pet";
-import { listPets } from "./list-pets";
+import { allowedBy, operationContext, valueOrRefusal } from "./operation-context";
 
 /** Where the pet routes are mounted (src/app.ts): the listing, and each pet under it. */
 export const PETS_PATH = "/v1/pets";

@@ -20,7 +20,7 @@ import {
 } from "../keys/authenticate";
 import { mayTryUnknown, rememberVerified, verifiedLately, verifyKeyHash } from "../keys/verify";
 import { logDependencyFault, withDeadline } from "../lib/faults";
-import { resourceOf, signInChallenge, signInService } from "./sign-in";
+import { resourceOf, signInChallenge, signInService } from "../oauth/protected-resource";
 
 /** The sign-in Worker answers from its KV in milliseconds; one that takes this long is failing. */
 const AUTH_DEADLINE_MS = 3000;

@@ -3,10 +3,10 @@
 // (scripts/openapi.ts) and the tests import this. test/worker/document/openapi-examples.test.ts checks every
 // example against its schema and replays each error's request for that exact body.
 
+import { UNAVAILABLE_RETRY_AFTER_S } from "../core/error-codes";
 import { DEPRECATIONS, deprecationHeaders, removedMessage } from "../deprecation/deprecated-operation";
 import { errorExample, json, type OperationSpec, parameters, ref } from "../document/common.openapi";
 import type { ResponseHeader } from "../document/headers.openapi";
-import { UNAVAILABLE_RETRY_AFTER_S } from "../http/error-codes";
 import { MAX_BODY_BYTES } from "../http/json-body";
 import type { Scope } from "../keys/api-key";
 import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
