@@ -24,13 +24,13 @@ export const EQUIVALENTS: Equivalent[] = [
     ],
   ),
   {
-    file: "src/mcp/authenticate.ts",
+    file: "src/mcp/key-or-token-auth.ts",
     line: 59,
     replacement: "false",
     why: "without the binding, the call on it throws inside the try that answers 503, as the check does",
   },
   {
-    file: "src/mcp/authenticate.ts",
+    file: "src/mcp/key-or-token-auth.ts",
     line: 71,
     replacement: "granted.scope",
     why: "a scope that is neither read nor write is never asked for by any route, so keeping it changes nothing",

@@ -12,7 +12,7 @@ export type MutationGroup = {
 export const MUTATION_GROUPS: Record<string, MutationGroup> = {
   // Keys: their format and checksum, expiry, scopes, the caches and the throttle (docs/keys.md).
   keys: {
-    mutate: ["src/keys/api-key.ts", "src/keys/verify.ts", "src/keys/authenticate.ts", "src/keys/address-group.ts"],
+    mutate: ["src/keys/api-key.ts", "src/keys/verify.ts", "src/http/api-key-auth.ts", "src/keys/address-group.ts"],
     // With the KV faults and the memory budget, which the key caches obey, tokens, which stand for
     // keys, and the sign-in form, which checks a key as /v1 does.
     command:
@@ -20,7 +20,7 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
   },
   // /mcp: its versions, the arguments' rules, the door (docs/mcp.md).
   mcp: {
-    mutate: ["src/mcp/arguments.ts", "src/mcp/versions.ts", "src/mcp/authenticate.ts"],
+    mutate: ["src/mcp/arguments.ts", "src/mcp/versions.ts", "src/mcp/key-or-token-auth.ts"],
     command: "npx vitest run --project worker test/worker/mcp --silent",
   },
   // The sign-in Worker: grants no more than the page showed, lifetimes, PKCE, refresh reuse,

@@ -87,8 +87,8 @@ export const NUDGE_GROUPS: Record<string, NudgeGroup> = {
       constant("src/auth-server/strangers.ts", "MAX_REGISTRATION_BYTES", "5120", "5121", "5119"),
       constant("src/auth-server/scopes.ts", "SHOWN_SCOPE_LENGTH", "64", "65", "63"),
       constant("src/auth-server/servers.ts", "MAX_ORIGINS", "8", "9", "7"),
-      constant("src/mcp/authenticate.ts", "AUTH_DEADLINE_MS", "3000", "3001", "2999"),
-      constant("src/mcp/authenticate.ts", "MAX_ACCESS_TOKEN_LENGTH", "256", "257", "255"),
+      constant("src/mcp/key-or-token-auth.ts", "AUTH_DEADLINE_MS", "3000", "3001", "2999"),
+      constant("src/mcp/key-or-token-auth.ts", "MAX_ACCESS_TOKEN_LENGTH", "256", "257", "255"),
       // How long caches may keep the resource's metadata (docs/mcp.md: an hour), in the header's seconds.
       {
         file: "src/oauth/protected-resource.ts",

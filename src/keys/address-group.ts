@@ -1,4 +1,4 @@
-// The unit that the throttle on unknown keys counts (src/keys/authenticate.ts), and on
+// The unit that the throttle on unknown keys counts (src/http/api-key-auth.ts), and on
 // failed sign-ins (src/auth-server/sign-in.ts): one client's addresses as one.
 
 const IPV6_GROUP = /^[0-9a-f]{1,4}$/i;

@@ -6,7 +6,7 @@ import { sha256Hex } from "../lib/sha256";
  * How long an isolate trusts a key's record it read. KV itself is eventually consistent
  * for about 60 s, so caching a known key that long adds no new staleness class; a
  * changed or revoked key is acted on at most KNOWN_KEY_TTL_MS (isolate) + KV_CACHE_TTL_S
- * (KV's edge cache) after the change. Here rather than in src/keys/authenticate.ts, so that
+ * (KV's edge cache) after the change. Here rather than in src/http/api-key-auth.ts, so that
  * scripts/keys.ts can say so without loading the Worker's modules.
  */
 export const KNOWN_KEY_TTL_MS = 60_000;

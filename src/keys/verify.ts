@@ -1,7 +1,7 @@
 // The one key check of every door: /v1, /mcp (a key, or the key an access token stands for)
 // and the sign-in Worker (its form, and each code exchange and refresh). A function of the
 // stores, the credential and the clock that returns a verdict; each door words the verdict
-// for its own wire (src/keys/authenticate.ts, src/auth-server/). One deadline on each KV
+// for its own wire (src/http/api-key-auth.ts, src/auth-server/). One deadline on each KV
 // read, one fault line, one negative cache, one throttle, whoever asks.
 
 import { BoundedCache } from "../lib/bounded-cache";

@@ -1,6 +1,6 @@
 // POST /mcp: the Model Context Protocol over Streamable HTTP, on the API's own host, for
 // agents (docs/mcp.md). The same key as the API's, or an access token signed in with one
-// (./authenticate.ts), in Authorization: a missing, unknown or expired one is 401 before any message is read. An Origin that may not call it is 403 (the
+// (./key-or-token-auth.ts), in Authorization: a missing, unknown or expired one is 401 before any message is read. An Origin that may not call it is 403 (the
 // specification's guard against DNS rebinding); a version this server does not speak, or
 // headers that disagree with the body, are 400 (./versions.ts). It answers in JSON and offers
 // no stream: GET is 405.
@@ -18,9 +18,9 @@ import { faultContext } from "../http/request-log";
 import { newApp } from "../http/router";
 import { isWithinLimit } from "../lib/limiters";
 import { argumentsProblem } from "./arguments";
-import { requireKeyOrToken } from "./authenticate";
 import { callTool, refusedCall } from "./call";
 import { INVALID_REQUEST, isObject, PARSE_ERROR, type Reply, readableId, rpcError } from "./json-rpc";
+import { requireKeyOrToken } from "./key-or-token-auth";
 import { answer } from "./protocol";
 import { replyText } from "./reply-text";
 import { isToolName, tools } from "./tools";

@@ -77,7 +77,7 @@ const toSignInWorker = async (c: Context<AppEnv>) => {
   }
 };
 
-/** The paths of OAuth on the API's host; /mcp itself admits tokens at its door (src/mcp/authenticate.ts). */
+/** The paths of OAuth on the API's host; /mcp itself admits tokens at its door (src/mcp/key-or-token-auth.ts). */
 export const signInRoutes = newApp()
   .get(METADATA_PATH, protectedResourceMetadata)
   .get(`${METADATA_PATH}/mcp`, protectedResourceMetadata)

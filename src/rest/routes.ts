@@ -5,12 +5,12 @@ import { createPet } from "../core/create-pet";
 import { getPet } from "../core/get-pet";
 import { listPets } from "../core/list-pets";
 import { withSession } from "../db/session";
+import { requireApiKey } from "../http/api-key-auth";
 import { cachedJsonAnswer, jsonAnswer } from "../http/json-answer";
 import { jsonBody } from "../http/json-body";
 import { rateLimit } from "../http/rate-limit";
 import { newApp } from "../http/router";
 import { validate, validateOptional } from "../http/validate";
-import { requireApiKey } from "../keys/authenticate";
 import {
   createPetHeadersSchema,
   listPetsQuerySchema,

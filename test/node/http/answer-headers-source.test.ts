@@ -20,7 +20,7 @@ describe("the API's headers", () => {
   it("are never set with c.header(), which an answer of writeAnswer would drop", () => {
     const sources = sourcesOf("src");
     // The walk reaches the modules that set headers, and leaves out the sign-in Worker alone.
-    for (const file of ["src/http/answer-headers.ts", "src/keys/authenticate.ts", "src/db/session.ts"]) {
+    for (const file of ["src/http/answer-headers.ts", "src/http/api-key-auth.ts", "src/db/session.ts"]) {
       expect(sources).toContain(file);
     }
     expect(sources.filter((file) => file.startsWith("src/auth-server/"))).toEqual([]);

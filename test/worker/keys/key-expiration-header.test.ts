@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { KEY_EXPIRATION_HEADER } from "../../../src/keys/authenticate";
+import { KEY_EXPIRATION_HEADER } from "../../../src/http/api-key-auth";
 import { call, createApiKey, expectError } from "../../helpers/index";
 
 // A key's expiry, told on every answer past authentication, so that its caller sees it

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { BASE_URL, expectError, send } from "../../helpers/index";
 import { MCP } from "../../helpers/mcp-calls";
 
-// /mcp's door to an access token it does not know (src/mcp/authenticate.ts): counted against the
+// /mcp's door to an access token it does not know (src/mcp/key-or-token-auth.ts): counted against the
 // client's address before anything is asked of the sign-in Worker, and one longer than any
 // token that Worker issues is refused without asking it at all.
 

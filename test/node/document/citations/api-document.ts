@@ -24,7 +24,7 @@ export const API_DOCUMENT: Citation[] = [
     shownBy: ["listPets 401 is what the service answers"],
     breaks: [
       edit(
-        "src/keys/authenticate.ts",
+        "src/http/api-key-auth.ts",
         "Send an API key as 'Authorization: Bearer <key>'.",
         "Send an API key in 'Authorization: Bearer <key>'.",
       ),
@@ -145,7 +145,7 @@ export const API_DOCUMENT: Citation[] = [
     claim: 'with `error="invalid_token"` and an `error_description`',
     shownBy: ["answers 401 for a well-formed key that was never issued, with its challenge"],
     breaks: [
-      edit("src/keys/authenticate.ts", ', error="invalid_token", error_description="The API key is not valid"', ""),
+      edit("src/http/api-key-auth.ts", ', error="invalid_token", error_description="The API key is not valid"', ""),
     ],
   },
 ];

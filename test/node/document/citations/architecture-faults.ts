@@ -127,7 +127,7 @@ export const ARCHITECTURE_FAULTS: Citation[] = [
     ],
     breaks: [
       edit(
-        "src/mcp/authenticate.ts",
+        "src/mcp/key-or-token-auth.ts",
         'import { ApiError, unavailable } from "../http/errors";',
         'import { ApiError } from "../http/errors";\nconst unavailable = (_what: string) => new ApiError("unauthorized", "No.");',
       ),

@@ -29,7 +29,7 @@ export const KEYS: Citation[] = [
     shownBy: ["carries a key's expiry as an HTTP date on its answers, errors past authentication included"],
     breaks: [
       edit(
-        "src/keys/authenticate.ts",
+        "src/http/api-key-auth.ts",
         "declareOwnHeader(c, KEY_EXPIRATION_HEADER, new Date(key.expiresAt).toUTCString())",
         "declareOwnHeader(c, KEY_EXPIRATION_HEADER, String(key.expiresAt))",
       ),

@@ -105,7 +105,7 @@ export const MCP_SIGN_IN: Citation[] = [
     ],
     breaks: [
       edit(
-        "src/mcp/authenticate.ts",
+        "src/mcp/key-or-token-auth.ts",
         "await (isApiKeyCredential(token) ? admitApiKey(c, token) : admitToken(c, token));",
         "await admitApiKey(c, token);",
       ),
@@ -137,7 +137,7 @@ export const MCP_SIGN_IN: Citation[] = [
         "if (error instanceof AuthorizationError) return page(problemPage(error.description, error.redirectTo), 400);",
         'if (error instanceof AuthorizationError) return redirect(error.redirectTo ?? "https://attacker.example/cb");',
       ),
-      edit("src/mcp/authenticate.ts", "if (!granted) throw unknownToken();", "if (!granted) return;"),
+      edit("src/mcp/key-or-token-auth.ts", "if (!granted) throw unknownToken();", "if (!granted) return;"),
     ],
   },
 ];

@@ -107,7 +107,7 @@ export const MCP_TOKENS: Citation[] = [
     shownBy: ["gets 503 with Retry-After, never 401, while the sign-in Worker throws or hangs; a key carries on"],
     breaks: [
       edit(
-        "src/mcp/authenticate.ts",
+        "src/mcp/key-or-token-auth.ts",
         '    logDependencyFault(asker, "AUTH", error, "503");\n    throw unavailable("Signing in");',
         '    logDependencyFault(asker, "AUTH", error, "503");\n    throw unknownToken();',
       ),
@@ -120,7 +120,7 @@ export const MCP_TOKENS: Citation[] = [
     shownBy: ["is counted and refused unasked when longer than 256 characters, and asked about at 256"],
     breaks: [
       edit(
-        "src/mcp/authenticate.ts",
+        "src/mcp/key-or-token-auth.ts",
         "export const MAX_ACCESS_TOKEN_LENGTH = 256;",
         "export const MAX_ACCESS_TOKEN_LENGTH = 512;",
       ),

@@ -8,7 +8,7 @@ export const MCP: Citation[] = [
     test: "test/worker/keys/auth.test.ts",
     claim: "which takes API keys only",
     shownBy: ["tells a credential without a key's prefix, an access token most likely, that /v1 takes API keys"],
-    breaks: [edit("src/keys/authenticate.ts", "if (!isApiKeyCredential(token)) {", "if (false) {")],
+    breaks: [edit("src/http/api-key-auth.ts", "if (!isApiKeyCredential(token)) {", "if (false) {")],
   },
   {
     page: "docs/mcp.md",

@@ -7,8 +7,6 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { ApiError, unavailable } from "../http/errors";
-import { isApiKeyCredential, isScope } from "../keys/api-key";
 import {
   admit,
   admitApiKey,
@@ -17,7 +15,9 @@ import {
   bearerToken,
   type Refusals,
   throttled,
-} from "../keys/authenticate";
+} from "../http/api-key-auth";
+import { ApiError, unavailable } from "../http/errors";
+import { isApiKeyCredential, isScope } from "../keys/api-key";
 import { mayTryUnknown, rememberVerified, verifiedLately, verifyKeyHash } from "../keys/verify";
 import { logDependencyFault, withDeadline } from "../lib/faults";
 import { resourceOf, signInChallenge, signInService } from "../oauth/protected-resource";

@@ -3,12 +3,12 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { declareOwnHeader } from "../http/answer-headers";
-import { ApiError, excerpt, unavailable } from "../http/errors";
+import { hasScope, isApiKeyCredential, type Scope } from "../keys/api-key";
+import { recordKeyUse } from "../keys/last-used";
+import { type AdmittedKey, type Asker, type KeyVerdict, verifyKey } from "../keys/verify";
 import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
-import { hasScope, isApiKeyCredential, type Scope } from "./api-key";
-import { recordKeyUse } from "./last-used";
-import { type AdmittedKey, type Asker, type KeyVerdict, verifyKey } from "./verify";
+import { declareOwnHeader } from "./answer-headers";
+import { ApiError, excerpt, unavailable } from "./errors";
 
 declare module "hono" {
   interface ContextVariableMap {
