@@ -1,6 +1,6 @@
-import { markDeprecatedOperations } from "./deprecation/deprecated-operation";
 import { documentationRoutes } from "./document/routes";
 import { apiCors, DOCUMENT_PATH, documentCors } from "./http/cors";
+import { markDeprecatedOperations } from "./http/deprecation-headers";
 import { handleError } from "./http/errors";
 import { notFoundOrMethodNotAllowed } from "./http/method-not-allowed";
 import { noStore } from "./http/no-store";

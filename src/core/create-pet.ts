@@ -1,10 +1,10 @@
 // createPet: stores a new pet; with an idempotency key, at most once per caller and key.
-import { ApiError } from "../http/errors";
 import { callerId } from "../keys/api-key";
 import type { NewPet, Pet } from "../schemas";
 import { cachePet } from "./cache";
 import { operation } from "./operation";
 import { insertPet, insertPetOnce } from "./queries";
+import { Refusal } from "./refusal";
 
 export type CreatePetInput = { pet: NewPet; idempotencyKey?: string | undefined };
 /** The pet, and whether it is the one an earlier call with the same key created. */
@@ -25,7 +25,7 @@ export const createPet = operation(
       now,
     });
     if (!sameRequest) {
-      throw new ApiError(
+      throw new Refusal(
         "idempotency_key_reused",
         "This Idempotency-Key was already used with a different request body; use a new key for a new pet.",
       );

@@ -1,6 +1,6 @@
-import { ApiError } from "../http/errors";
 import { BoundedCache } from "../lib/bounded-cache";
 import { CURSOR_SHAPE, type PetStatus } from "../schemas";
+import { Refusal } from "./refusal";
 
 // A pagination cursor is opaque to clients: the last id of the page it follows and
 // the status filter it belongs to, signed with HMAC-SHA-256 so that a cursor that
@@ -99,7 +99,7 @@ const previousSecret = (secrets: CursorSecrets): string | undefined => {
 const PAYLOAD_SHAPE = /^1\.([1-9][0-9]{0,15})\.([a-z]*)$/;
 
 // Worded for any door: a query parameter at /v1, a tool's argument at /mcp, each named cursor.
-const invalidCursor = (reason: string) => new ApiError("invalid_request", `The value of 'cursor' ${reason}.`);
+const invalidCursor = (reason: string) => new Refusal("invalid_request", `The value of 'cursor' ${reason}.`);
 
 /** The id a page starts after, for a cursor that this service signed for the same filter. */
 export const readCursor = async (

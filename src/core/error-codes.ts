@@ -1,6 +1,4 @@
-import type { ContentfulStatusCode } from "hono/utils/http-status";
-
-/** Every error code the API answers with, and the one HTTP status each maps to. */
+/** Every error code of the Error body, at every door, and the one HTTP status each maps to. */
 export const ERROR_STATUS = {
   invalid_request: 400,
   unauthorized: 401,
@@ -14,9 +12,9 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   unavailable: 503,
-} as const satisfies Record<string, ContentfulStatusCode>;
+} as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-/** How long a client is asked to wait after a 503 (here, apart from Hono, for the sign-in Worker's pages too). */
+/** How long a client is asked to wait after a 503 (the sign-in Worker's pages ask the same). */
 export const UNAVAILABLE_RETRY_AFTER_S = 3;

@@ -1,14 +1,14 @@
 // What an operation is: a plain function of what its door hands it (the D1 session, the
 // caller as admitted, the checked input and the clock), returning its value or a typed
-// refusal. Every door (HTTP in ./routes.ts, the MCP tools in src/mcp/) calls the same
+// refusal. Every door (HTTP in src/rest/, the MCP tools in src/mcp/) calls the same
 // function with the same checked input; none of them runs another, and no operation knows
 // which door called it.
 import type { RequestDatabase } from "../db/client";
-import { ApiError, unavailable } from "../http/errors";
 import { hasScope, type Scope } from "../keys/api-key";
 import type { AdmittedKey } from "../keys/verify";
 import { classifyD1Error, logDependencyFault } from "../lib/faults";
 import type { CursorSecrets } from "./cursor";
+import { Refusal, unavailable } from "./refusal";
 
 /** The settings and stores an operation reads beyond its session. */
 export type OperationEnv = CursorSecrets & { DB: D1Database; GET_PET_BROWNOUTS?: string };
@@ -28,9 +28,6 @@ export type OperationContext = {
   requestId: string;
 };
 
-/** A refusal: the error an operation answers for what its caller asked, with its code and status. */
-export type Refusal = ApiError;
-
 export type Operation<Input, Value> = {
   /** What the caller's key must allow; checked first, before its door checks the input too. */
   readonly scope: Scope;
@@ -41,10 +38,10 @@ export type Operation<Input, Value> = {
 export const scopeRefusal = (caller: AdmittedKey, scope: Scope): Refusal | undefined =>
   hasScope(caller, scope)
     ? undefined
-    : new ApiError("forbidden", `This API key does not have the '${scope}' scope, which this operation needs.`);
+    : new Refusal("forbidden", `This API key does not have the '${scope}' scope, which this operation needs.`);
 
 /**
- * An operation of `scope` doing `work`. What `work` throws as an ApiError is its refusal; a
+ * An operation of `scope` doing `work`. What `work` throws as a Refusal is its refusal; a
  * transient D1 fault that the session's retries did not overcome is 503 (with `onD1Fault`'s
  * advice for its input), logged once; anything else is a fault for its door's error handler.
  */
@@ -60,7 +57,7 @@ export const operation = <Input, Value>(
     try {
       return await work(context, input);
     } catch (error) {
-      if (error instanceof ApiError) return error;
+      if (error instanceof Refusal) return error;
       if (!classifyD1Error(error)) throw error;
       const { advice, outcome } = onD1Fault(input);
       logDependencyFault({ requestId: context.requestId, d1Retries: context.db.retries }, "D1", error, outcome);

@@ -1,12 +1,8 @@
-import type { Hono } from "hono";
-import type { AppEnv } from "../env";
-import { headerPart, withHeaders } from "../http/answer-headers";
-import { ApiError } from "../http/errors";
 import { brownoutAt } from "./brownouts";
 import { type CountedCall, countDeprecatedCall } from "./usage";
 
 // Deprecated operations, and the life of each as the service runs it: headers on every
-// answer, the count of who still calls it (src/deprecation/usage.ts), 410 during the
+// answer (src/http/deprecation-headers.ts), the count of who still calls it (src/deprecation/usage.ts), 410 during the
 // brownouts of its setting (src/deprecation/brownouts.ts), and 410 for good from its Sunset
 // instant on, with no deploy on the day. The OpenAPI description (src/rest/routes.openapi.ts,
 // src/document/headers.openapi.ts) reads its dates and messages from here too.
@@ -67,30 +63,16 @@ export const deprecationHeaders = ({ deprecatedAt, sunset, successor }: Deprecat
 });
 
 /**
- * Puts each deprecated operation's headers on every answer of its paths: outside the
- * routes and the 405 handling, so that its errors carry them too.
- */
-export const markDeprecatedOperations = (app: Hono<AppEnv>) => {
-  for (const deprecation of Object.values(DEPRECATIONS)) {
-    const marked = withHeaders(headerPart(deprecationHeaders(deprecation)));
-    for (const path of deprecation.paths) app.use(path, marked);
-  }
-};
-
-/**
  * The policy of a deprecated operation, which the operation applies to every call whatever
- * its door: 410 from the sunset on, and during a brownout; every call before the sunset is
- * counted for the usage report. Undefined: the call goes on.
+ * its door: gone from the sunset on, and during a brownout, with the message that says so;
+ * every call before the sunset is counted for the usage report. Undefined: the call goes on.
  */
-export const deprecatedCallRefusal = (operationId: DeprecatedOperationId, call: DeprecatedCall) => {
+export const goneMessage = (operationId: DeprecatedOperationId, call: DeprecatedCall): string | undefined => {
   const deprecation: Deprecation = DEPRECATIONS[operationId];
   const { now } = call;
-  if (now >= deprecation.sunset) return new ApiError("gone", removedMessage(deprecation));
+  if (now >= deprecation.sunset) return removedMessage(deprecation);
   countDeprecatedCall(call, operationId);
   const brownout = brownoutAt(deprecation.brownouts, call.env[deprecation.brownouts], now);
   if (!brownout) return undefined;
-  return new ApiError(
-    "gone",
-    `${deprecation.operation} is switched off until ${new Date(brownout.end).toISOString()}, a reminder that it will be removed on ${sunsetDay(deprecation)}; ${deprecation.successor.advice}.`,
-  );
+  return `${deprecation.operation} is switched off until ${new Date(brownout.end).toISOString()}, a reminder that it will be removed on ${sunsetDay(deprecation)}; ${deprecation.successor.advice}.`;
 };

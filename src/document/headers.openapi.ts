@@ -3,9 +3,9 @@
 // Imported by the generator (scripts/openapi.ts) only.
 import type { OpenAPIV3_1 } from "openapi-types";
 import { UNAVAILABLE_RETRY_AFTER_S } from "../core/error-codes";
-import { BOOKMARK_HEADER } from "../db/session";
 import { DEPRECATIONS, deprecationHeaders } from "../deprecation/deprecated-operation";
 import { BEARER_CHALLENGES, KEY_EXPIRATION_HEADER } from "../http/api-key-auth";
+import { BOOKMARK_HEADER } from "../http/begin-call";
 import { EXPOSED_HEADERS } from "../http/cors";
 import { RATE_LIMIT_POLICY_HEADER, rateLimitPolicy } from "../http/rate-limit";
 import { REQUEST_ID_MAX_LENGTH, SANE_REQUEST_ID } from "../http/request-log";

@@ -2,13 +2,15 @@
 // verdict as HTTP says it (401 with RFC 6750's challenge, 429, 503), or the caller admitted.
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { Refusal, unavailable } from "../core/refusal";
 import type { AppEnv } from "../env";
 import { hasScope, isApiKeyCredential, type Scope } from "../keys/api-key";
 import { recordKeyUse } from "../keys/last-used";
 import { type AdmittedKey, type Asker, type KeyVerdict, verifyKey } from "../keys/verify";
 import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
 import { declareOwnHeader } from "./answer-headers";
-import { ApiError, excerpt, unavailable } from "./errors";
+import { ApiError, excerpt } from "./errors";
+import { faultContext } from "./request-log";
 
 declare module "hono" {
   interface ContextVariableMap {
@@ -47,14 +49,14 @@ const KEY_REFUSALS: Refusals = {
 
 /** The 429 of an address past AUTH_FAILURE_LIMITER's allowance for unknown credentials. */
 export const throttled = (unknown: string) =>
-  new ApiError(
+  new Refusal(
     "rate_limited",
     `Too many requests with ${unknown} from this address; retry in ${RATE_LIMIT_PERIOD_S} seconds.`,
-    { "Retry-After": String(RATE_LIMIT_PERIOD_S) },
+    RATE_LIMIT_PERIOD_S,
   );
 
 /** A refused verdict as the API's error. */
-export const refusal = (verdict: Exclude<KeyVerdict, { admitted: true }>, refusals: Refusals): ApiError => {
+export const refusal = (verdict: Exclude<KeyVerdict, { admitted: true }>, refusals: Refusals): Refusal => {
   if (verdict.refusal === "expired") {
     // excerpt: the record is the operator's, written by hand perhaps; a message stays short.
     return new ApiError("unauthorized", refusals.expired(excerpt(verdict.expiresAt)), {
@@ -86,7 +88,12 @@ export const admit = (
   const scopes = grantedScopes?.filter((scope) => hasScope(key, scope));
   c.set("apiKey", scopes ? { ...key, scopes } : key);
   if (key.expiresAt !== undefined) declareOwnHeader(c, KEY_EXPIRATION_HEADER, new Date(key.expiresAt).toUTCString());
-  recordKeyUse(c, key.hash, now);
+  const store = {
+    DB: c.env.DB,
+    waitUntil: (work: Promise<unknown>) => c.executionCtx.waitUntil(work),
+    faults: () => faultContext(c),
+  };
+  recordKeyUse(store, key.hash, now);
 };
 
 /** The token of the request's `Authorization: Bearer` header; 401 without one. */

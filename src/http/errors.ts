@@ -3,7 +3,8 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { routePath } from "hono/route";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ERROR_STATUS, type ErrorCode, UNAVAILABLE_RETRY_AFTER_S } from "../core/error-codes";
+import { ERROR_STATUS, type ErrorCode } from "../core/error-codes";
+import { Refusal } from "../core/refusal";
 import type { AppEnv } from "../env";
 import type { ErrorBody } from "../schemas";
 import { jsonAnswer } from "./json-answer";
@@ -19,24 +20,15 @@ const CODE_BY_STATUS = new Map<number, ErrorCode>(
   Object.entries(ERROR_STATUS).map(([code, status]) => [status, code as ErrorCode]),
 );
 
-export class ApiError extends HTTPException {
-  readonly code: ErrorCode;
+/** A refusal of the HTTP door, with the headers that only HTTP has (a challenge, Allow). */
+export class ApiError extends Refusal {
   readonly headers: Record<string, string>;
 
   constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
-    super(ERROR_STATUS[code], { message });
-    this.code = code;
+    super(code, message);
     this.headers = headers;
   }
 }
-
-/** The 503 of a dependency fault: `what` names the dependency as a client knows it. */
-export const unavailable = (what: string, advice = "") =>
-  new ApiError(
-    "unavailable",
-    `${what} is unavailable for a moment; retry in ${UNAVAILABLE_RETRY_AFTER_S} seconds.${advice}`,
-    { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_S) },
-  );
 
 /**
  * At most `maxCharacters` of a text that came from the client, marked where it was cut,
@@ -47,10 +39,13 @@ export const excerpt = (text: string, maxCharacters = 40): string => {
   return characters.length <= maxCharacters ? text : `${characters.slice(0, maxCharacters).join("")}…`;
 };
 
-export const errorResponse = (c: Context<AppEnv>, error: ApiError) => {
-  c.set("errorCode", error.code);
-  const body: ErrorBody = { code: error.code, message: error.message, status: error.status };
-  return jsonAnswer(c, body, error.status as ContentfulStatusCode, error.headers);
+/** A refusal as HTTP answers it: its status, the Error body, Retry-After when it says when to come back. */
+export const errorResponse = (c: Context<AppEnv>, refusal: Refusal) => {
+  c.set("errorCode", refusal.code);
+  const body: ErrorBody = { code: refusal.code, message: refusal.message, status: refusal.status };
+  const headers = refusal instanceof ApiError ? { ...refusal.headers } : {};
+  if (refusal.retryAfter !== undefined) headers["Retry-After"] = String(refusal.retryAfter);
+  return jsonAnswer(c, body, refusal.status as ContentfulStatusCode, headers);
 };
 
 /**
@@ -73,8 +68,8 @@ const faultDetails = (error: Error) => {
  * answer D1's transient faults themselves: src/core/operation.ts), logged with the request
  * id and route, and answered with a body that reveals nothing of it.
  */
-export const toApiError = (error: Error, c: Context<AppEnv>): ApiError => {
-  if (error instanceof ApiError) return error;
+export const toRefusal = (error: Error, c: Context<AppEnv>): Refusal => {
+  if (error instanceof Refusal) return error;
   const code = error instanceof HTTPException ? CODE_BY_STATUS.get(error.status) : undefined;
   if (code && code !== "internal_error") return new ApiError(code, error.message);
   console.error(
@@ -90,7 +85,7 @@ export const toApiError = (error: Error, c: Context<AppEnv>): ApiError => {
   return new ApiError("internal_error", "The server failed to handle the request.");
 };
 
-export const handleError: ErrorHandler<AppEnv> = (error, c) => errorResponse(c, toApiError(error, c));
+export const handleError: ErrorHandler<AppEnv> = (error, c) => errorResponse(c, toRefusal(error, c));
 
 export const handleNotFound: NotFoundHandler<AppEnv> = (c) =>
   errorResponse(c, new ApiError("not_found", `No route matches ${c.req.method} ${excerpt(c.req.path, 64)}.`));

@@ -1,12 +1,9 @@
 import { sql } from "drizzle-orm";
-import type { Context } from "hono";
 import { createDatabase } from "../db/client";
 import { apiKeyLastUsed } from "../db/schema";
-import type { AppEnv } from "../env";
-import { faultContext } from "../http/request-log";
 import { BoundedCache } from "../lib/bounded-cache";
 import { DAY_MS, utcDay } from "../lib/dates";
-import { logDependencyFault, withDeadline } from "../lib/faults";
+import { type FaultContext, logDependencyFault, withDeadline } from "../lib/faults";
 
 // Which keys are still used, for `npm run key:list`: each key's last day of use, written
 // in the background (waitUntil) at most once per key, isolate and UTC day, so that no answer waits
@@ -20,12 +17,15 @@ const PAUSE_AFTER_FAILURE_MS = 60_000;
 const recordedDay = new BoundedCache<string, number>({ share: "lastUsedDays" });
 let pausedUntil = 0;
 
+/** Where a use is written: the control database, the platform's waitUntil, and the request for a fault's log line. */
+export type KeyUseStore = { DB: D1Database; waitUntil: (work: Promise<unknown>) => void; faults: () => FaultContext };
+
 /** Notes that the key with `hash` was used now; writes it in the background if this isolate has not today. */
-export const recordKeyUse = (c: Context<AppEnv>, hash: string, now: number) => {
+export const recordKeyUse = (store: KeyUseStore, hash: string, now: number) => {
   const day = Math.floor(now / DAY_MS);
   if (recordedDay.get(hash) === day || now < pausedUntil) return;
   recordedDay.set(hash, day);
-  const write = createDatabase(c.env.DB)
+  const write = createDatabase(store.DB)
     .insert(apiKeyLastUsed)
     .values({ apiKeyHash: hash, day: utcDay(now) })
     .onConflictDoUpdate({
@@ -33,11 +33,11 @@ export const recordKeyUse = (c: Context<AppEnv>, hash: string, now: number) => {
       set: { day: sql`max(${apiKeyLastUsed.day}, excluded.day)` },
     })
     .run();
-  c.executionCtx.waitUntil(
+  store.waitUntil(
     withDeadline(write, WRITE_DEADLINE_MS, "D1").catch((error) => {
       recordedDay.delete(hash);
       pausedUntil = Date.now() + PAUSE_AFTER_FAILURE_MS;
-      logDependencyFault(faultContext(c), "D1", error, "the key's last use was not recorded; retried after a pause");
+      logDependencyFault(store.faults(), "D1", error, "the key's last use was not recorded; retried after a pause");
     }),
   );
 };

@@ -6,6 +6,7 @@
 // hosts that know no other way in.
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { unavailable } from "../core/refusal";
 import type { AppEnv } from "../env";
 import {
   admit,
@@ -16,7 +17,7 @@ import {
   type Refusals,
   throttled,
 } from "../http/api-key-auth";
-import { ApiError, unavailable } from "../http/errors";
+import { ApiError } from "../http/errors";
 import { isApiKeyCredential, isScope } from "../keys/api-key";
 import { mayTryUnknown, rememberVerified, verifiedLately, verifyKeyHash } from "../keys/verify";
 import { logDependencyFault, withDeadline } from "../lib/faults";

@@ -5,18 +5,18 @@
 // headers that disagree with the body, are 400 (./versions.ts). It answers in JSON and offers
 // no stream: GET is 405.
 import { createMiddleware } from "hono/factory";
-import { openSession } from "../db/session";
 import type { AppEnv } from "../env";
 import { writeAnswer } from "../http/answer-headers";
+import { beginCall } from "../http/begin-call";
 import { allowOrigin, corsFor } from "../http/cors";
 import { ApiError, excerpt } from "../http/errors";
 import { findJsonProblem } from "../http/json-ambiguity";
 import { JSON_CONTENT } from "../http/json-answer";
 import { readJsonText } from "../http/json-body";
 import { rateLimited } from "../http/rate-limit";
-import { faultContext } from "../http/request-log";
 import { newApp } from "../http/router";
-import { isWithinLimit } from "../lib/limiters";
+import { validateOptional } from "../http/validate";
+import { sessionHeadersSchema } from "../schemas";
 import { argumentsProblem } from "./arguments";
 import { callTool, refusedCall } from "./call";
 import { INVALID_REQUEST, isObject, PARSE_ERROR, type Reply, readableId, rpcError } from "./json-rpc";
@@ -48,8 +48,23 @@ export const mcpCors = corsFor({
   origin: (origin, c) => (origin && mayCallMcp(origin, c) ? origin : null),
   varyOrigin: true,
   allowMethods: () => ["POST"],
-  allowHeaders: ["Authorization", "Content-Type", "MCP-Protocol-Version", "Mcp-Method", "Mcp-Name", "X-Request-Id"],
-  exposeHeaders: ["X-Request-Id", "Retry-After", "WWW-Authenticate"],
+  allowHeaders: [
+    "Authorization",
+    "Content-Type",
+    "MCP-Protocol-Version",
+    "Mcp-Method",
+    "Mcp-Name",
+    "x-d1-bookmark",
+    "X-Request-Id",
+  ],
+  exposeHeaders: [
+    "X-Request-Id",
+    "Retry-After",
+    "WWW-Authenticate",
+    "x-d1-bookmark",
+    "RateLimit-Policy",
+    "Api-Key-Expiration",
+  ],
 });
 
 const checkOrigin = createMiddleware<AppEnv>((c, next) => {
@@ -69,48 +84,53 @@ const toolCalled = (message: unknown) => {
 
 const listTools = () => ({ tools: tools() });
 
-export const mcpRoutes = newApp().post("/", checkOrigin, requireKeyOrToken, async (c) => {
-  const reply = (body: Reply | undefined, status: 200 | 400 | 404) =>
-    body ? writeAnswer(c, replyText(body), status, JSON_CONTENT) : c.body(null, 202);
-  // Every request counts once against the key's limit, here, whatever it holds, and has one
-  // D1 session (no bookmark: an agent's calls do not carry one), which a tool's operation uses.
-  const withinLimit = await isWithinLimit(c.env, "RATE_LIMITER", c.get("apiKey").hash, faultContext(c));
-  c.set("db", openSession(c.env.DB));
-  // At most the API's body limit, as UTF-8 JSON (413, 415 and 400 otherwise, as for a pet).
-  const text = await readJsonText(c);
-  let message: unknown;
-  try {
-    message = JSON.parse(text);
-  } catch {
-    if (!withinLimit) throw rateLimited();
-    return reply(rpcError(undefined, PARSE_ERROR, "The body is not JSON."), 400);
-  }
-  const tool = toolCalled(message);
-  const era = eraOf(message, (name) => c.req.header(name));
-  if (!withinLimit) {
-    // A tool call's 429 is its result, for the agent to act on; anything else gets the HTTP 429.
-    if (!tool || "refusal" in era) throw rateLimited();
-    const limited = await answer(message, era, {
+export const mcpRoutes = newApp().post(
+  "/",
+  checkOrigin,
+  requireKeyOrToken,
+  // Counted once, whatever the request holds, with one D1 session for a tool's operation.
+  beginCall,
+  validateOptional("header", sessionHeadersSchema),
+  async (c) => {
+    const reply = (body: Reply | undefined, status: 200 | 400 | 404) =>
+      body ? writeAnswer(c, replyText(body), status, JSON_CONTENT) : c.body(null, 202);
+    const withinLimit = c.get("withinLimit");
+    // At most the API's body limit, as UTF-8 JSON (413, 415 and 400 otherwise, as for a pet).
+    const text = await readJsonText(c);
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      if (!withinLimit) throw rateLimited();
+      return reply(rpcError(undefined, PARSE_ERROR, "The body is not JSON."), 400);
+    }
+    const tool = toolCalled(message);
+    const era = eraOf(message, (name) => c.req.header(name));
+    if (!withinLimit) {
+      // A tool call's 429 is its result, for the agent to act on; anything else gets the HTTP 429.
+      if (!tool || "refusal" in era) throw rateLimited();
+      const limited = await answer(message, era, {
+        listTools,
+        callTool: () => Promise.resolve(refusedCall(c, tool, rateLimited())),
+      });
+      return reply(limited.reply, limited.status);
+    }
+    // The pet body's JSON rules (repeated members, numbers that are not what they say,
+    // nesting): in a tool's arguments, a tool error; anywhere else, the message is invalid.
+    const problem = findJsonProblem(text);
+    const inArguments = tool !== undefined && problem?.path[0] === "params" && problem.path[1] === "arguments";
+    if (problem && !inArguments) {
+      const what = { repeated: "repeats a member", inexact: "holds an inexact integer", deep: "nests too deep" };
+      return reply(rpcError(readableId(message), INVALID_REQUEST, `The message ${what[problem.kind]}.`), 400);
+    }
+    if ("refusal" in era) return reply(era.refusal, 400);
+    const answered = await answer(message, era, {
       listTools,
-      callTool: () => Promise.resolve(refusedCall(c, tool, rateLimited())),
+      callTool: (name, args) => {
+        if (!isToolName(name)) return undefined;
+        return callTool(c, name, args, problem && argumentsProblem(problem));
+      },
     });
-    return reply(limited.reply, limited.status);
-  }
-  // The pet body's JSON rules (repeated members, numbers that are not what they say,
-  // nesting): in a tool's arguments, a tool error; anywhere else, the message is invalid.
-  const problem = findJsonProblem(text);
-  const inArguments = tool !== undefined && problem?.path[0] === "params" && problem.path[1] === "arguments";
-  if (problem && !inArguments) {
-    const what = { repeated: "repeats a member", inexact: "holds an inexact integer", deep: "nests too deep" };
-    return reply(rpcError(readableId(message), INVALID_REQUEST, `The message ${what[problem.kind]}.`), 400);
-  }
-  if ("refusal" in era) return reply(era.refusal, 400);
-  const answered = await answer(message, era, {
-    listTools,
-    callTool: (name, args) => {
-      if (!isToolName(name)) return undefined;
-      return problem ? Promise.resolve(refusedCall(c, name, argumentsProblem(problem))) : callTool(c, name, args);
-    },
-  });
-  return reply(answered.reply, answered.status);
-});
+    return reply(answered.reply, answered.status);
+  },
+);

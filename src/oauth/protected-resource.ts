@@ -2,8 +2,9 @@
 // Resource Metadata (RFC 9728) that a 401 at /mcp points to, and the authorization server's
 // paths on this host, handed to the sign-in Worker (src/auth-server/) over the AUTH binding.
 import type { Context } from "hono";
+import { type Refusal, unavailable } from "../core/refusal";
 import type { AppEnv } from "../env";
-import { type ApiError, unavailable } from "../http/errors";
+import { ApiError } from "../http/errors";
 import { faultContext } from "../http/request-log";
 import { newApp } from "../http/router";
 import { SCOPES } from "../keys/api-key";
@@ -43,11 +44,10 @@ export const signInChallenge = (c: Context<AppEnv>) => `${resourceMetadata(c)}, 
  * others; the sign-in grants those of them that the key may do), and where, so that a host
  * can ask for them. The Error body is the operation's own refusal.
  */
-export const insufficientScope = (c: Context<AppEnv>, refusal: ApiError) => {
-  refusal.headers["WWW-Authenticate"] =
-    `Bearer realm="petstore", error="insufficient_scope", ${EVERY_SCOPE}, ${resourceMetadata(c)}`;
-  return refusal;
-};
+export const insufficientScope = (c: Context<AppEnv>, refusal: Refusal) =>
+  new ApiError(refusal.code, refusal.message, {
+    "WWW-Authenticate": `Bearer realm="petstore", error="insufficient_scope", ${EVERY_SCOPE}, ${resourceMetadata(c)}`,
+  });
 
 const protectedResourceMetadata = (c: Context<AppEnv>) => {
   const { origin } = new URL(c.req.url);

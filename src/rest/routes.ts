@@ -4,11 +4,11 @@
 import { createPet } from "../core/create-pet";
 import { getPet } from "../core/get-pet";
 import { listPets } from "../core/list-pets";
-import { withSession } from "../db/session";
 import { requireApiKey } from "../http/api-key-auth";
+import { beginCall, refuseOverLimit } from "../http/begin-call";
 import { cachedJsonAnswer, jsonAnswer } from "../http/json-answer";
 import { jsonBody } from "../http/json-body";
-import { rateLimit } from "../http/rate-limit";
+import { operationContext } from "../http/operation-context";
 import { newApp } from "../http/router";
 import { validate, validateOptional } from "../http/validate";
 import {
@@ -19,7 +19,7 @@ import {
   petParamsSchema,
   sessionHeadersSchema,
 } from "../schemas";
-import { allowedBy, operationContext, valueOrRefusal } from "./operation-context";
+import { allowedBy, valueOrRefusal } from "./run-operation";
 
 /** Where the pet routes are mounted (src/app.ts): the listing, and each pet under it. */
 export const PETS_PATH = "/v1/pets";
@@ -41,7 +41,7 @@ const nextLink = (query: Record<string, string | undefined>) => {
 const locationOf = (id: number) => `pets/${id}`;
 
 export const petRoutes = newApp()
-  .use(requireApiKey, rateLimit, validateOptional("header", sessionHeadersSchema), withSession)
+  .use(requireApiKey, beginCall, refuseOverLimit, validateOptional("header", sessionHeadersSchema))
   .get("/", allowedBy(listPets), validate("query", listPetsQuerySchema), async (c) => {
     const query = c.req.valid("query");
     const page = valueOrRefusal(await listPets.run(operationContext(c), query));

@@ -32,7 +32,7 @@ describe("/mcp from a browser", () => {
     expect(allowed.headers.get("Access-Control-Allow-Origin")).toBe("https://app.example");
     expect(allowed.headers.get("Access-Control-Allow-Methods")).toBe("POST");
     expect(allowed.headers.get("Access-Control-Allow-Headers")).toBe(
-      "Authorization,Content-Type,MCP-Protocol-Version,Mcp-Method,Mcp-Name,X-Request-Id",
+      "Authorization,Content-Type,MCP-Protocol-Version,Mcp-Method,Mcp-Name,x-d1-bookmark,X-Request-Id",
     );
     const answer = await post(
       { jsonrpc: "2.0", id: 1, method: "ping" },

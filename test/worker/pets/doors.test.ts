@@ -79,6 +79,30 @@ describe("the same refusal from the HTTP door and from a tool", () => {
     expect(await countPets()).toBe(before);
   });
 
+  it.each([
+    ["a member repeated", '{"name":"A","name":"B","categoryId":1}'],
+    ["a wrong type", '{"name":"A","categoryId":"1"}'],
+    ["an unknown member", '{"name":"A","categoryId":1,"colour":"red"}'],
+  ])("of the scope, ahead of every rule on the input (%s): 403 from both doors, and nothing stored", async (_, pet) => {
+    const before = await countPets();
+    const http = await call("/v1/pets", {
+      key: reader,
+      method: "POST",
+      body: pet,
+      headers: { "Content-Type": "application/json" },
+      outsideContract: "an ill-formed body, refused by scope first",
+    });
+    expect([http.status, ((await http.json()) as ErrorBody).code]).toEqual([403, "forbidden"]);
+    const message = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_pet","arguments":${pet}}}`;
+    const tool = await postMcp(reader, message);
+    expect([tool.status, ((await tool.json()) as ErrorBody).code]).toEqual([403, "forbidden"]);
+    expect(tool.headers.get("WWW-Authenticate")).toMatch(/error="insufficient_scope"/);
+    // With the scope, the same arguments meet their rules: a tool error, not the 403.
+    const { result } = await resultOf(await postMcp(writer, message));
+    expect(result.isError).toBe(true);
+    expect(await countPets()).toBe(before);
+  });
+
   it("of validation: the same rule, naming the field as each door does", async () => {
     const before = await countPets();
     const { http, tool } = await refusals(createBoth({ name: "   ", categoryId: 1 }), { key: writer });

@@ -5,6 +5,19 @@ import { type Citation, edit } from "./citation";
 export const MCP: Citation[] = [
   {
     page: "docs/mcp.md",
+    test: "test/worker/mcp/plumbing.test.ts",
+    claim: "`_meta.idempotentReplayed: true`",
+    shownBy: ["say that an idempotent create was a replay: Idempotent-Replayed over HTTP, _meta at /mcp"],
+    breaks: [
+      edit(
+        "src/mcp/call.ts",
+        "meta: ({ replayed }) => (replayed ? { idempotentReplayed: true } : undefined),",
+        "meta: () => undefined,",
+      ),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
     test: "test/worker/keys/auth.test.ts",
     claim: "which takes API keys only",
     shownBy: ["tells a credential without a key's prefix, an access token most likely, that /v1 takes API keys"],

@@ -1,0 +1,45 @@
+// What both doors do for every admitted call before they read its input: count it once
+// against the key's rate limit, and open its D1 session from the bookmark the client sent;
+// its answer then states the limit's policy and carries the session's latest bookmark.
+import { createMiddleware } from "hono/factory";
+import type { RequestDatabase } from "../db/client";
+import { openSession } from "../db/session";
+import type { AppEnv } from "../env";
+import { isWithinLimit } from "../lib/limiters";
+import { BOOKMARK } from "../schemas";
+import { declareOwnHeader } from "./answer-headers";
+import { declareRateLimitPolicy, rateLimited } from "./rate-limit";
+import { faultContext } from "./request-log";
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** The request's D1 session, opened on first query (cache hits never open one). */
+    db: RequestDatabase;
+    /** Whether the call is within its key's rate limit: each door says how it refuses one that is not. */
+    withinLimit: boolean;
+  }
+}
+
+export const BOOKMARK_HEADER = "x-d1-bookmark";
+
+/**
+ * Counts the call and opens its session. A bookmark that is not one D1 issued opens none of
+ * it: each door refuses it with its header's rule (a 400), and nothing reaches D1 with it.
+ */
+export const beginCall = createMiddleware<AppEnv>(async (c, next) => {
+  declareRateLimitPolicy(c);
+  const sent = c.req.header(BOOKMARK_HEADER);
+  const session = openSession(c.env.DB, sent !== undefined && BOOKMARK.test(sent) ? sent : undefined);
+  c.set("db", session);
+  // Read when the answer is written: after the request's queries.
+  declareOwnHeader(c, BOOKMARK_HEADER, () => session.latestBookmark);
+  // Per API key, so that one noisy key cannot starve the others; counted in the colo, without a storage round trip.
+  c.set("withinLimit", await isWithinLimit(c.env, "RATE_LIMITER", c.get("apiKey").hash, faultContext(c)));
+  return next();
+});
+
+/** The HTTP door's refusal of a call past its key's limit: 429 with Retry-After. */
+export const refuseOverLimit = createMiddleware<AppEnv>((c, next) => {
+  if (!c.get("withinLimit")) throw rateLimited();
+  return next();
+});
