@@ -14,9 +14,7 @@ import {
   idSchema,
   LIST_LIMIT,
   limitSchema,
-  type NewPet,
   newPetSchema,
-  type PetStatus,
   petStatusSchema,
 } from "../schemas";
 import type { ToolName } from "./tools";
@@ -31,12 +29,8 @@ const ARGUMENTS = {
   get_pet: z.strictObject({ petId: idSchema }),
 };
 
-/** Each tool's arguments, once checked. */
-export type ToolArguments = {
-  list_pets: { limit: number; status?: PetStatus; cursor?: string };
-  create_pet: NewPet & { idempotencyKey?: string };
-  get_pet: { petId: number };
-};
+/** Each tool's arguments, once checked: what its zod schema gives. */
+export type ToolArguments = { [Name in keyof typeof ARGUMENTS]: z.output<(typeof ARGUMENTS)[Name]> };
 
 /** Each tool's verdict on no arguments at all, as an agent lists pets most often. */
 const ON_EMPTY = {

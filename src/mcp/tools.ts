@@ -1,4 +1,4 @@
-// The three operations as MCP tools. Their input and output schemas are read from the
+// The three operations as MCP tools. Their input and output schemas, get_pet's too, are read from the
 // served document (openapi.json, itself generated from the zod schemas), so that a tool
 // takes and gives exactly what its operation does; a tool runs by calling the operation
 // itself (./call.ts), so that keys, scopes, limits, idempotency and the deprecation hold
@@ -93,7 +93,7 @@ const buildTools = () => {
       name: "get_pet",
       title: "Get a pet (deprecated)",
       description: `Deprecated: removed on ${GET_PET_DEPRECATION.sunset}, and refused during announced brownouts before then; use ${GET_PET_DEPRECATION.replacedBy}. One pet by id (GET /v1/pets/{petId}).`,
-      inputSchema: object({ petId: { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER } }, ["petId"]),
+      inputSchema: object(parameters("/pets/{petId}", "get"), ["petId"]),
       outputSchema: component("Pet"),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
