@@ -128,8 +128,8 @@ export const ARCHITECTURE_FAULTS: Citation[] = [
     breaks: [
       edit(
         "src/mcp/key-or-token-auth.ts",
-        'import { ApiError, unavailable } from "../http/errors";',
-        'import { ApiError } from "../http/errors";\nconst unavailable = (_what: string) => new ApiError("unauthorized", "No.");',
+        'import { unavailable } from "../core/refusal";',
+        'import { Refusal } from "../core/refusal";\nconst unavailable = (_what: string) => new Refusal("unauthorized", "No.");',
       ),
     ],
   },

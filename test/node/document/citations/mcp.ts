@@ -46,7 +46,7 @@ export const MCP: Citation[] = [
         "const listTools = () => ({ tools: tools() });",
         "const listTools = () => ({ tools: [] });",
       ),
-      edit("src/mcp/call.ts", "structuredContent: value,", ""),
+      edit("src/mcp/call.ts", "structuredContent: result,", ""),
     ],
   },
   {
@@ -61,7 +61,7 @@ export const MCP: Citation[] = [
     test: "test/e2e/local/mcp.test.ts",
     claim: "runs an agent's session",
     shownBy: ["hits the key's rate limit with its tool calls, and is told when to come back"],
-    breaks: [edit("src/mcp/call.ts", "...(Number.isInteger(retryAfter) && { retryAfter }),", "")],
+    breaks: [edit("src/mcp/call.ts", "...(retryAfter !== undefined && { retryAfter }),", "")],
   },
   {
     page: "docs/mcp.md",
