@@ -5,7 +5,7 @@ import { createMiddleware } from "hono/factory";
 import { Refusal, unavailable } from "../core/refusal";
 import type { AppEnv } from "../env";
 import { hasScope, isApiKeyCredential, type Scope } from "../keys/api-key";
-import { recordKeyUse } from "../keys/last-used";
+import { keyUseUnrecorded, recordKeyUse } from "../keys/last-used";
 import { type AdmittedKey, type Asker, type KeyVerdict, verifyKey } from "../keys/verify";
 import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
 import { declareOwnHeader } from "./answer-headers";
@@ -88,12 +88,11 @@ export const admit = (
   const scopes = grantedScopes?.filter((scope) => hasScope(key, scope));
   c.set("apiKey", scopes ? { ...key, scopes } : key);
   if (key.expiresAt !== undefined) declareOwnHeader(c, KEY_EXPIRATION_HEADER, new Date(key.expiresAt).toUTCString());
-  const store = {
-    DB: c.env.DB,
-    waitUntil: (work: Promise<unknown>) => c.executionCtx.waitUntil(work),
-    faults: () => faultContext(c),
-  };
-  recordKeyUse(store, key.hash, now);
+  // Most calls find today's use written: the write's store is made only for the one that does not.
+  if (keyUseUnrecorded(key.hash, now)) {
+    const waitUntil = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
+    recordKeyUse({ DB: c.env.DB, waitUntil, faults: () => faultContext(c) }, key.hash, now);
+  }
 };
 
 /** The token of the request's `Authorization: Bearer` header; 401 without one. */

@@ -20,11 +20,13 @@ let pausedUntil = 0;
 /** Where a use is written: the control database, the platform's waitUntil, and the request for a fault's log line. */
 export type KeyUseStore = { DB: D1Database; waitUntil: (work: Promise<unknown>) => void; faults: () => FaultContext };
 
-/** Notes that the key with `hash` was used now; writes it in the background if this isolate has not today. */
+/** Whether this isolate has still to write the key's use of today (and is not pausing after a failed write). */
+export const keyUseUnrecorded = (hash: string, now: number) =>
+  recordedDay.get(hash) !== Math.floor(now / DAY_MS) && now >= pausedUntil;
+
+/** Writes the key's use of today in the background: for a use that keyUseUnrecorded says is not written yet. */
 export const recordKeyUse = (store: KeyUseStore, hash: string, now: number) => {
-  const day = Math.floor(now / DAY_MS);
-  if (recordedDay.get(hash) === day || now < pausedUntil) return;
-  recordedDay.set(hash, day);
+  recordedDay.set(hash, Math.floor(now / DAY_MS));
   const write = createDatabase(store.DB)
     .insert(apiKeyLastUsed)
     .values({ apiKeyHash: hash, day: utcDay(now) })

@@ -41,7 +41,7 @@ const nextLink = (query: Record<string, string | undefined>) => {
 const locationOf = (id: number) => `pets/${id}`;
 
 export const petRoutes = newApp()
-  .use(requireApiKey, beginCall, refuseOverLimit, validateOptional("header", sessionHeadersSchema))
+  .use(requireApiKey, beginCall, validateOptional("header", sessionHeadersSchema), refuseOverLimit)
   .get("/", allowedBy(listPets), validate("query", listPetsQuerySchema), async (c) => {
     const query = c.req.valid("query");
     const page = valueOrRefusal(await listPets.run(operationContext(c), query));
