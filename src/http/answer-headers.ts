@@ -8,6 +8,8 @@
 //   instructions (bench/README.md, "Where getPet's points go").
 // - any other answer (a preflight, the document, Hono's own) gets them one by one on the way
 //   out (`finishAnswer`, from the outermost middleware), so that none goes without.
+// Hono's c.header() works as it does on c.json's answers, whichever way the answer is made:
+// before the answer, it declares a header of the request's own (`honourHeaderCalls`).
 
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
@@ -89,11 +91,13 @@ const NO_PARTS = new Combination([]);
 
 /** A request's own header: its value, or where to read it once the answer is written (none: no header). */
 type OwnValue = string | (() => string | null | undefined);
+/** A request's own header as c.header() gives it: its value, appended or set; undefined deletes it. */
+type OwnHeader = [name: string, value: OwnValue | undefined, append?: boolean];
 
 type DeclaredHeaders = {
   declared: Combination;
   /** The request's own (its id, its key's expiry, its D1 bookmark), set after the parts. */
-  own: [string, OwnValue][];
+  own: OwnHeader[];
   /** The answer that writeAnswer wrote with them, if it did. */
   written?: Response;
 };
@@ -119,10 +123,36 @@ export const declareOwnHeader = (c: Context<AppEnv>, name: string, value: OwnVal
 };
 
 const setOwn = (headers: Headers, own: DeclaredHeaders["own"]) => {
-  for (const [name, value] of own) {
+  for (const [name, value, append] of own) {
+    if (value === undefined) {
+      headers.delete(name);
+      continue;
+    }
     const written = typeof value === "string" ? value : value();
-    if (written) headers.set(name, written);
+    if (written) append ? headers.append(name, written) : headers.set(name, written);
   }
+};
+
+type HeaderCall = (name: string, value?: string, options?: { append?: boolean }) => void;
+
+/**
+ * Makes the request's c.header() declare: called before its answer is written, a header is
+ * the request's own (set, appended, or deleted with no value), on the answer whoever writes
+ * it; once the answer is written, it changes that answer, as Hono's does. From the outermost
+ * middleware, once per request.
+ */
+export const honourHeaderCalls = (c: Context<AppEnv>) => {
+  const honoHeader = c.header as HeaderCall;
+  const header: HeaderCall = (name, value, options) => {
+    const declared = declaredFor(c);
+    const { written } = declared;
+    // An answer written here has headers of its own to change: Hono's would copy it, and the
+    // copy, not being the one written here, would be given the declared headers once more.
+    if (written && (!c.finalized || c.res === written)) setOwn(written.headers, [[name, value, options?.append]]);
+    else if (c.finalized) honoHeader(name, value, options);
+    else declared.own.push([name, value, options?.append]);
+  };
+  c.header = header as typeof c.header;
 };
 
 /** A middleware that declares `part` on every request it sees. */
@@ -136,7 +166,7 @@ export const withHeaders = (part: HeaderPart) =>
  * An answer, born with the request's declared headers and `part` (its kind's, such as its
  * Content-Type) in one native copy, then the request's own and the answer's own `headers`:
  * one of them wins over a part's header of its name, or is added to it where the part appends.
- * Hono's c.header() does not reach an answer written here: a header is declared, or passed.
+ * A header set before with c.header() is among the request's own (`honourHeaderCalls`).
  */
 export const writeAnswer = (
   c: Context<AppEnv>,

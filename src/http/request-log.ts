@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { routePath } from "hono/route";
 import type { AppEnv } from "../env";
-import { declareHeaders, declareOwnHeader, finishAnswer, headerPart } from "./answer-headers";
+import { declareHeaders, declareOwnHeader, finishAnswer, headerPart, honourHeaderCalls } from "./answer-headers";
 
 declare module "hono" {
   interface ContextVariableMap {
@@ -42,6 +42,7 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   const incoming = c.req.header("X-Request-Id");
   const requestId = incoming && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
   c.set("requestId", requestId);
+  honourHeaderCalls(c);
   declareOwnHeader(c, "X-Request-Id", requestId);
   declareHeaders(c, NO_SNIFFING);
   const started = Date.now();

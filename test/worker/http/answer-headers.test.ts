@@ -4,6 +4,7 @@ import {
   declareOwnHeader,
   finishAnswer,
   headerPart,
+  honourHeaderCalls,
   withHeaders,
   writeAnswer,
 } from "../../../src/http/answer-headers";
@@ -13,11 +14,19 @@ import { newApp } from "../../../src/http/router";
 // on one app: born with them (writeAnswer), or given them on the way out (finishAnswer), for
 // an answer that Hono's helpers wrote. Each route answers the same, whichever way it took.
 
+/** Hono's c.header() in a handler: one header set over a part's, one appended to a part's, one of a part's deleted. */
+const setByHeaderCalls = (c: { header: (name: string, value?: string, options?: { append: boolean }) => void }) => {
+  c.header("Cache-Control", "max-age=9");
+  c.header("Vary", "Accept", { append: true });
+  c.header("X-Path", undefined);
+};
+
 const PATH_PART = headerPart({ "Cache-Control": "no-store", "X-Path": "path" }, { Vary: "Origin" });
 const TEXT = headerPart({ "Content-Type": "text/plain; charset=UTF-8" });
 
 const app = newApp()
   .use(async (c, next) => {
+    honourHeaderCalls(c);
     await next();
     finishAnswer(c);
   })
@@ -36,6 +45,19 @@ const app = newApp()
   })
   .get("/by-hono/later-part", (c) => {
     declareHeaders(c, headerPart({ "X-Path": "later" }));
+    return c.text("body", 200);
+  })
+  .use("*/header-call", async (c, next) => {
+    c.header("X-Before", "1");
+    await next();
+    c.header("X-After", "2");
+  })
+  .get("/written/header-call", (c) => {
+    setByHeaderCalls(c);
+    return writeAnswer(c, "body", 200, TEXT);
+  })
+  .get("/by-hono/header-call", (c) => {
+    setByHeaderCalls(c);
     return c.text("body", 200);
   });
 
@@ -87,6 +109,20 @@ describe("the declared headers", () => {
     "%s: of two parts that set one header, the one declared first (the outer) wins",
     async (path) => {
       expect((await headersOf(path))["x-path"]).toBe("path");
+    },
+  );
+
+  it.each(["/written/header-call", "/by-hono/header-call"])(
+    "%s: Hono's c.header() sets, appends and deletes, before the answer and after it",
+    async (path) => {
+      expect(await headersOf(path)).toEqual({
+        "cache-control": "max-age=9",
+        "content-type": "text/plain; charset=UTF-8",
+        vary: "Accept, Origin",
+        "x-after": "2",
+        "x-before": "1",
+        "x-own": "none",
+      });
     },
   );
 
