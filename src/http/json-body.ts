@@ -59,20 +59,24 @@ export const readJsonText = async (c: Context<AppEnv>): Promise<string> => {
   }
 };
 
-/**
- * Reads and checks a JSON request body, then leaves its text where Hono's JSON
- * validator reads it (`c.req.bodyCache.text`), so the body is read once.
- */
+declare module "hono" {
+  interface ContextVariableMap {
+    /** The request body's JSON value, parsed once, for its schema's check (validate("json") in ./validate.ts). */
+    jsonBody: unknown;
+  }
+}
+
+/** Reads, parses and checks a JSON request body, once, and keeps its value for the body's schema. */
 export const jsonBody = createMiddleware<AppEnv>(async (c, next) => {
   const text = await readJsonText(c);
+  let value: unknown;
   try {
-    JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw invalid("The request body is not valid JSON.");
   }
   const problem = findJsonProblem(text);
   if (problem !== undefined) throw invalid(bodyProblem(problem));
-  // Hono keeps the promise of each body form here (its type says the value).
-  (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
+  c.set("jsonBody", value);
   await next();
 });

@@ -63,7 +63,8 @@ export const verdictOnEmpty = (schema: $ZodType) => {
 
 /**
  * zValidator with the one hook every route shares: a failure becomes an ApiError (`invalid`).
- * Path parameters and headers are read by name (`validateByName`); a request without a
+ * Path parameters and headers are read by name (`validateByName`); the body is the value that
+ * jsonBody (./json-body.ts) parsed, not parsed again (`validateBody`); a request without a
  * query string gets the query schema's verdict on an empty one.
  */
 export const validate = <Schema extends $ZodType, T extends Target & keyof ValidationTargets>(
@@ -76,6 +77,7 @@ export const validate = <Schema extends $ZodType, T extends Target & keyof Valid
     });
   type Validator = ReturnType<typeof withZod>;
   if (target === "param") return validateByName("param", schema as unknown as $ZodObject) as unknown as Validator;
+  if (target === "json") return validateBody(schema) as unknown as Validator;
   const validator = withZod();
   if (target !== "query") return validator;
   const onEmpty = verdictOnEmpty(schema);
@@ -112,6 +114,19 @@ const validateByName = (target: "param" | "header", schema: $ZodObject) => {
     return next();
   });
 };
+
+/**
+ * The body, as jsonBody parsed it: Hono's validator would read its text and parse it again
+ * (its `c.req.json()` always parses the text it keeps), a second parse of every create.
+ */
+const validateBody = (schema: $ZodType) =>
+  createMiddleware<AppEnv>((c, next) => {
+    const value = c.get("jsonBody");
+    const result = safeParse(schema, value);
+    if (!result.success) throw invalid("json", result.error.issues, value);
+    c.req.addValidatedData("json", result.data as Record<string, unknown>);
+    return next();
+  });
 
 /**
  * The same, for a target whose every field is optional (headers; the query of an

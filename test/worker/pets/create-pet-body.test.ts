@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { call, countPets, createApiKey, expectError } from "../../helpers/index";
 
 let key: string;
@@ -12,6 +12,20 @@ const post = (json: unknown, headers?: HeadersInit) => call("/v1/pets", { method
 // sizes, a query string.
 
 describe("POST /v1/pets, the bytes of its body", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("parses the body once, and creates the pet it holds", async () => {
+    const name = `Parsed once ${crypto.randomUUID()}`;
+    const parse = vi.spyOn(JSON, "parse");
+    const response = await post({ name, categoryId: 1, status: "available" });
+    const body = JSON.stringify({ name, categoryId: 1, status: "available" });
+    const parsesOfBody = parse.mock.calls.filter(([text]) => text === body);
+    vi.restoreAllMocks();
+    expect(response.status).toBe(201);
+    expect(((await response.json()) as { name: string }).name).toBe(name);
+    expect(parsesOfBody).toHaveLength(1);
+  });
+
   it.each(["{", '{"name": "Rex",}', "", "nul", '{"name":"Rex","categoryId":1}x'])(
     "answers 400 for the malformed JSON body %j",
     async (text) => {
