@@ -1,7 +1,9 @@
 // What makes a valid JSON text mean different things to different readers, or cost more
 // to read than any request needs: found in one pass over the text, without recursion, so
 // that no nesting can exhaust the stack. The pet body (src/http/json-body.ts) and an MCP
-// message (src/mcp/routes.ts) are held to the same rules; each words what it finds.
+// message (src/mcp/routes.ts) are held to the same rules, and word what they find alike
+// (describeJsonProblem), each naming its own text.
+import { excerpt } from "./errors";
 
 /** How deep a JSON text may nest: a pet is one object; an MCP message's deepest part, a few levels. */
 export const MAX_JSON_DEPTH = 32;
@@ -88,3 +90,15 @@ export const findJsonProblem = (text: string): JsonProblem | undefined => {
 
 /** The innermost member name on a path, if any: the field a problem belongs to. */
 export const fieldOf = (path: JsonPath): string | undefined => path.findLast((step) => typeof step === "string");
+
+/** Where a problem was found, as its door names it: the whole text, and a member of it. */
+export type JsonPlace = { text: string; member: string };
+
+/** A problem in the words every door uses, naming the member it is in, or the whole text. */
+export const describeJsonProblem = (problem: JsonProblem, place: JsonPlace, path: JsonPath = problem.path): string => {
+  const name = fieldOf(path);
+  const where = name === undefined ? place.text : `${place.member} '${excerpt(name)}'`;
+  if (problem.kind === "repeated") return `${place.text} cannot repeat the member '${excerpt(name ?? "")}'.`;
+  if (problem.kind === "deep") return `${where} cannot nest deeper than ${MAX_JSON_DEPTH} levels.`;
+  return `${where} cannot hold ${excerpt(problem.token)}, which is not an integer but would be read as one: send it without a fractional part.`;
+};

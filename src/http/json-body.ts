@@ -3,7 +3,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { readBounded } from "../lib/bounded-body";
 import { ApiError, excerpt } from "./errors";
-import { fieldOf, findJsonProblem, type JsonProblem, MAX_JSON_DEPTH } from "./json-ambiguity";
+import { describeJsonProblem, findJsonProblem } from "./json-ambiguity";
 
 // The rules for a JSON request body, checked in the order a client can fix them:
 // how it is sent (415), how big it is (413: src/lib/bounded-body.ts reads an oversized body
@@ -15,6 +15,8 @@ const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]*)"?/gi;
 
 const unsupported = (message: string) => new ApiError("unsupported_media_type", message);
 const invalid = (message: string) => new ApiError("invalid_request", message);
+/** The body as its problems name it. */
+const BODY = { text: "The request body", member: "Body field" };
 const tooLarge = () => new ApiError("payload_too_large", `The request body must not exceed ${MAX_BODY_BYTES} bytes.`);
 
 /** RFC 8259, section 8.1: JSON exchanged between systems is UTF-8. */
@@ -37,15 +39,6 @@ const checkHowItIsSent = (contentType: string | undefined, contentEncoding: stri
 
 // A leading byte order mark is dropped, as RFC 8259 allows a parser to.
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
-
-/** A problem of the body's JSON (src/http/json-ambiguity.ts), worded for the client. */
-const bodyProblem = (problem: JsonProblem): string => {
-  const field = fieldOf(problem.path);
-  if (problem.kind === "repeated") return `The request body repeats the member '${excerpt(field ?? "")}'.`;
-  if (problem.kind === "deep") return `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`;
-  const where = field === undefined ? "The request body" : `Body field '${excerpt(field)}'`;
-  return `${where} holds ${excerpt(problem.token)}, which is not an integer but would be read as one: send it without a fractional part.`;
-};
 
 /** The request's body as text: sent as UTF-8 JSON and at most MAX_BODY_BYTES, else refused (415, 413, 400). */
 export const readJsonText = async (c: Context<AppEnv>): Promise<string> => {
@@ -76,7 +69,7 @@ export const jsonBody = createMiddleware<AppEnv>(async (c, next) => {
     throw invalid("The request body is not valid JSON.");
   }
   const problem = findJsonProblem(text);
-  if (problem !== undefined) throw invalid(bodyProblem(problem));
+  if (problem !== undefined) throw invalid(describeJsonProblem(problem, BODY));
   c.set("jsonBody", value);
   await next();
 });

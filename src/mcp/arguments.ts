@@ -5,8 +5,8 @@
 // the argument (src/mcp/call.ts): the agent can correct its call.
 import * as z from "zod/mini";
 import { safeParse } from "zod/v4/core";
-import { ApiError, excerpt } from "../http/errors";
-import { fieldOf, type JsonProblem, MAX_JSON_DEPTH } from "../http/json-ambiguity";
+import { ApiError } from "../http/errors";
+import { describeJsonProblem, type JsonProblem } from "../http/json-ambiguity";
 import { invalid, verdictOnEmpty } from "../http/validate";
 import {
   cursorSchema,
@@ -49,15 +49,9 @@ export const checkArguments = <Name extends ToolName>(name: Name, args: unknown)
     : invalid("arguments", result.error.issues, args as Record<string, unknown>);
 };
 
-/** A problem of the JSON of the arguments (src/http/json-ambiguity.ts), worded as the pet body's is. */
-export const argumentsProblem = (problem: JsonProblem): ApiError => {
-  const field = fieldOf(problem.path.slice(2));
-  const argument = field === undefined ? "The arguments" : `Argument '${excerpt(field)}'`;
-  const message =
-    problem.kind === "repeated"
-      ? `The arguments repeat the member '${excerpt(field ?? "")}'.`
-      : problem.kind === "deep"
-        ? `${argument} nests deeper than the ${MAX_JSON_DEPTH} levels a message may.`
-        : `${argument} holds ${excerpt(problem.token)}, which is not an integer but would be read as one: send it without a fractional part.`;
-  return new ApiError("invalid_request", message);
-};
+/** A problem of the JSON of the arguments (src/http/json-ambiguity.ts), in the words of the pet body's. */
+export const argumentsProblem = (problem: JsonProblem): ApiError =>
+  new ApiError(
+    "invalid_request",
+    describeJsonProblem(problem, { text: "The arguments", member: "Argument" }, problem.path.slice(2)),
+  );

@@ -10,7 +10,7 @@ import { writeAnswer } from "../http/answer-headers";
 import { beginCall } from "../http/begin-call";
 import { allowOrigin, corsFor } from "../http/cors";
 import { ApiError, excerpt } from "../http/errors";
-import { findJsonProblem } from "../http/json-ambiguity";
+import { describeJsonProblem, findJsonProblem } from "../http/json-ambiguity";
 import { JSON_CONTENT } from "../http/json-answer";
 import { readJsonText } from "../http/json-body";
 import { rateLimited } from "../http/rate-limit";
@@ -120,8 +120,8 @@ export const mcpRoutes = newApp().post(
     const problem = findJsonProblem(text);
     const inArguments = tool !== undefined && problem?.path[0] === "params" && problem.path[1] === "arguments";
     if (problem && !inArguments) {
-      const what = { repeated: "repeats a member", inexact: "holds an inexact integer", deep: "nests too deep" };
-      return reply(rpcError(readableId(message), INVALID_REQUEST, `The message ${what[problem.kind]}.`), 400);
+      const words = describeJsonProblem(problem, { text: "The message", member: "Member" });
+      return reply(rpcError(readableId(message), INVALID_REQUEST, words), 400);
     }
     if ("refusal" in era) return reply(era.refusal, 400);
     const answered = await answer(message, era, {

@@ -54,6 +54,6 @@ describe("POST /v1/pets body bytes", () => {
   it("answers 400 to a repeated member name, naming it, whichever one a parser would keep", async () => {
     const body = `{"name":"${petName("first")}","name":"${petName("second")}","categoryId":1}`;
     const error = await expectError(await post(body), 400, "invalid_request");
-    expect(error.message).toBe("The request body repeats the member 'name'.");
+    expect(error.message).toBe("The request body cannot repeat the member 'name'.");
   });
 });

@@ -65,10 +65,7 @@ describe("a tool's arguments", () => {
     const errors = vi.spyOn(console, "error");
     const deep = `${"[".repeat(30_000)}${"]".repeat(30_000)}`;
     const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_pets","arguments":{"status":${deep}}}}`;
-    await expectRefusedArgument(
-      await post(body),
-      /^Argument 'status' nests deeper than the 32 levels a message may\.$/,
-    );
+    await expectRefusedArgument(await post(body), /^Argument 'status' cannot nest deeper than 32 levels\.$/);
     expect(errors).not.toHaveBeenCalled();
   });
 
@@ -77,24 +74,26 @@ describe("a tool's arguments", () => {
     const nested = (levels: number) =>
       `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_pets","arguments":{"limit":${"[".repeat(levels - 3)}${"]".repeat(levels - 3)}}}}`;
     await expectRefusedArgument(await post(nested(32)), /^Argument 'limit' must be/);
-    await expectRefusedArgument(await post(nested(33)), /^Argument 'limit' nests deeper than the 32 levels/);
+    await expectRefusedArgument(await post(nested(33)), /^Argument 'limit' cannot nest deeper than 32 levels/);
   });
 
   it("applies the API's JSON checks: a repeated member and an inexact integer are refused, nothing created", async () => {
     const before = await countPets();
     const repeated = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_pet","arguments":{"name":"First","name":"Second","categoryId":1}}}`;
-    await expectRefusedArgument(await post(repeated), /^The arguments repeat the member 'name'\.$/);
+    await expectRefusedArgument(await post(repeated), /^The arguments cannot repeat the member 'name'\.$/);
     const inexact = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_pet","arguments":{"name":"Rex","categoryId":1.0000000000000001}}}`;
     await expectRefusedArgument(
       await post(inexact),
-      /^Argument 'categoryId' holds 1\.0000000000000001, which is not an integer/,
+      /^Argument 'categoryId' cannot hold 1\.0000000000000001, which is not an integer/,
     );
     expect(await countPets()).toBe(before);
     // The same outside the arguments makes the message invalid.
     const twice = `{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`;
     const invalid = await post(twice);
     expect(invalid.status).toBe(400);
-    expect(await invalid.json()).toMatchObject({ error: { code: -32600, message: "The message repeats a member." } });
+    expect(await invalid.json()).toMatchObject({
+      error: { code: -32600, message: "The message cannot repeat the member 'id'." },
+    });
   });
 });
 
@@ -115,19 +114,19 @@ describe("the arguments' words", () => {
 
   it("name the argument a JSON problem is in, or the arguments as a whole", () => {
     expect(argumentsProblem({ kind: "deep", path: ["params", "arguments"] }).message).toBe(
-      "The arguments nests deeper than the 32 levels a message may.",
+      "The arguments cannot nest deeper than 32 levels.",
     );
     expect(argumentsProblem({ kind: "deep", path: ["params", "arguments", "status", 0] }).message).toBe(
-      "Argument 'status' nests deeper than the 32 levels a message may.",
+      "Argument 'status' cannot nest deeper than 32 levels.",
     );
     expect(argumentsProblem({ kind: "repeated", path: ["params", "arguments", "name"] }).message).toBe(
-      "The arguments repeat the member 'name'.",
+      "The arguments cannot repeat the member 'name'.",
     );
     expect(
       argumentsProblem({ kind: "inexact", path: ["params", "arguments", "categoryId"], token: "1.0000000000000001" })
         .message,
     ).toBe(
-      "Argument 'categoryId' holds 1.0000000000000001, which is not an integer but would be read as one: send it without a fractional part.",
+      "Argument 'categoryId' cannot hold 1.0000000000000001, which is not an integer but would be read as one: send it without a fractional part.",
     );
   });
 });

@@ -102,7 +102,7 @@ describe("POST /v1/pets, the bytes of its body", () => {
     const read = await expectError(await sendBytes(nested(32)), 400, "invalid_request");
     expect(read.message).toMatch(/^Body field 'name' must be/);
     const refused = await expectError(await sendBytes(nested(33)), 400, "invalid_request");
-    expect(refused.message).toBe("The request body nests deeper than 32 levels.");
+    expect(refused.message).toBe("Body field 'name' cannot nest deeper than 32 levels.");
     expect(await countPets()).toBe(before);
   });
 
@@ -113,7 +113,7 @@ describe("POST /v1/pets, the bytes of its body", () => {
   ])("answers 400 naming the repeated member, and stores nothing, for %s", async (body, member) => {
     const before = await countPets();
     const error = await expectError(await sendBytes(body), 400, "invalid_request");
-    expect(error.message).toBe(`The request body repeats the member '${member}'.`);
+    expect(error.message).toBe(`The request body cannot repeat the member '${member}'.`);
     expect(await countPets()).toBe(before);
   });
 
@@ -178,7 +178,7 @@ describe("POST /v1/pets, the bytes of its body", () => {
   it("words a problem outside any field as the body's own", async () => {
     const error = await expectError(await sendBytes("1.0000000000000001"), 400, "invalid_request");
     expect(error.message).toBe(
-      "The request body holds 1.0000000000000001, which is not an integer but would be read as one: send it without a fractional part.",
+      "The request body cannot hold 1.0000000000000001, which is not an integer but would be read as one: send it without a fractional part.",
     );
   });
 });

@@ -125,7 +125,7 @@ describe("POST /v1/pets", () => {
     });
     const error = await expectError(response, 400, "invalid_request");
     expect(error.message).toBe(
-      `Body field 'categoryId' holds ${quoted}, which is not an integer but would be read as one: send it without a fractional part.`,
+      `Body field 'categoryId' cannot hold ${quoted}, which is not an integer but would be read as one: send it without a fractional part.`,
     );
     expect(await countPets()).toBe(before);
   });
