@@ -30,7 +30,7 @@ app.use(DOCUMENT_PATH, documentCors);
 app.use("/mcp", mcpCors);
 app.route("/v1", documentationRoutes);
 app.use("/mcp", noStore);
-// Agents' tools: the same operations as the routes below, behind a door of their own (src/mcp/call.ts).
+// Agents' tools: the same operations as the routes below, behind a door of their own (src/mcp/tools.ts, src/mcp/call.ts).
 app.route("/mcp", mcpRoutes);
 // OAuth for /mcp: its metadata, and the sign-in Worker's paths on this host.
 app.route("/", signInRoutes);

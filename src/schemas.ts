@@ -84,7 +84,7 @@ export const sessionHeadersSchema = z.object({
   "x-d1-bookmark": z.optional(z.string().check(z.regex(BOOKMARK, expected(BOOKMARK_RULE)))),
 });
 
-/** An Idempotency-Key as sent: create_pet's idempotencyKey is held to the header's rules (src/mcp/arguments.ts). */
+/** An Idempotency-Key as sent: create_pet's idempotencyKey is held to the header's rules (src/mcp/tools.ts). */
 export const idempotencyKeySchema = z
   .string(expected(IDEMPOTENCY_KEY_RULE))
   .check(z.regex(IDEMPOTENCY_KEY, expected(IDEMPOTENCY_KEY_RULE)));

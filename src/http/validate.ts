@@ -50,8 +50,8 @@ export const invalid = (target: Target, issues: readonly $ZodIssue[], input: unk
  * cannot differ between them.
  * Its output is frozen, so that no request can change what the next one is handed.
  */
-export const verdictOnEmpty = (schema: $ZodType) => {
-  let verdict: ReturnType<typeof safeParse> | undefined;
+export const verdictOnEmpty = <Schema extends $ZodType>(schema: Schema) => {
+  let verdict: ReturnType<typeof safeParse<Schema>> | undefined;
   return () => {
     if (!verdict) {
       verdict = safeParse(schema, {});

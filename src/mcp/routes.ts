@@ -17,13 +17,13 @@ import { rateLimited } from "../http/rate-limit";
 import { newApp } from "../http/router";
 import { validateOptional } from "../http/validate";
 import { sessionHeadersSchema } from "../schemas";
-import { argumentsProblem } from "./arguments";
 import { callTool, refusedCall } from "./call";
 import { INVALID_REQUEST, isObject, PARSE_ERROR, type Reply, readableId, rpcError } from "./json-rpc";
 import { requireKeyOrToken } from "./key-or-token-auth";
 import { answer } from "./protocol";
 import { replyText } from "./reply-text";
-import { isToolName, tools } from "./tools";
+import { argumentsProblem } from "./tool";
+import { isToolName, toolNamed, tools } from "./tools";
 import { eraOf } from "./versions";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -79,7 +79,7 @@ const checkOrigin = createMiddleware<AppEnv>((c, next) => {
 const toolCalled = (message: unknown) => {
   if (!isObject(message) || message.method !== "tools/call" || readableId(message) === undefined) return undefined;
   const name = isObject(message.params) ? message.params.name : undefined;
-  return isToolName(name) ? name : undefined;
+  return isToolName(name) ? toolNamed(name) : undefined;
 };
 
 const listTools = () => ({ tools: tools() });
@@ -128,7 +128,7 @@ export const mcpRoutes = newApp().post(
       listTools,
       callTool: (name, args) => {
         if (!isToolName(name)) return undefined;
-        return callTool(c, name, args, problem && argumentsProblem(problem));
+        return callTool(c, toolNamed(name), args, problem && argumentsProblem(problem));
       },
     });
     return reply(answered.reply, answered.status);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PetsPage } from "../../../src/core/list-pets";
 import { keptJsonText } from "../../../src/lib/json-text";
-import { pageResult } from "../../../src/mcp/call";
+import { pageResult } from "../../../src/mcp/tools";
 
 // list_pets' value, and the text it goes on the wire as (src/mcp/reply-text.ts): for a page from
 // memory, written around the page's kept text, it is still JSON.stringify's text of the value.

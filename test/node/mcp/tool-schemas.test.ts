@@ -1,11 +1,10 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { checkArguments } from "../../../src/mcp/arguments";
-import { type ToolName, tools } from "../../../src/mcp/tools";
+import { checkArguments, type ToolName, tools } from "../../../src/mcp/tools";
 
 // What /mcp's tools/list says of each tool's input and output, read as a strict JSON Schema
 // 2020-12 validator reads it (MCP's dialect for tool schemas): no keyword or format it does
-// not know. And a tool's inputSchema says what its arguments' check (src/mcp/arguments.ts,
+// not know. And a tool's inputSchema says what its arguments' check (src/mcp/tools.ts,
 // the operation's own zod rules) does: for each case, both allow it or both refuse it.
 
 const strict = () => new Ajv2020({ strict: true, allErrors: true });

@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../../src/http/errors";
-import { argumentsProblem, checkArguments } from "../../../src/mcp/arguments";
+import { argumentsProblem } from "../../../src/mcp/tool";
+import { checkArguments } from "../../../src/mcp/tools";
 import { type CallOptions, countPets, createApiKey } from "../../helpers/index";
 import { expectRefusedArgument, postMcp, resultOf, toolCall } from "../../helpers/mcp-calls";
 
