@@ -70,7 +70,8 @@ const tally = (report: Report) => {
       else if (mutant.status === "Killed" || mutant.status === "Timeout") killed++;
       if (mutant.status !== "Survived" && mutant.status !== "NoCoverage") continue;
       const { line, column } = mutant.location.start;
-      if (!isEquivalent(EQUIVALENTS, { file, line, column, replacement: mutant.replacement })) {
+      const text = lines[line - 1] ?? "";
+      if (!isEquivalent(EQUIVALENTS, { file, line: text, column, replacement: mutant.replacement })) {
         survivors.push(
           `${file}:${line}:${column} ${mutant.mutatorName}: ${lines[line - 1]?.trim()}  ->  ${mutant.replacement}`,
         );

@@ -1,19 +1,20 @@
 // What a survivor of `npm run test:mutation` judged equivalent is written as: where, what it
 // becomes, and why no test can tell it apart from the code (./mutation-equivalents.ts lists them).
+// Where is the code itself, the line as it reads, so that an entry follows its line when
+// others move, and stops matching (test/node/scripts/mutation-equivalents.test.ts says so)
+// once the line itself changes: the judgment is then to be made again.
 
 /**
- * A survivor that no test can tell apart from the code: where (a line, and the column when
- * another mutant of the line makes the same replacement), what it becomes, and why.
+ * A survivor that no test can tell apart from the code: where (a line's code, and the column
+ * from the line's first character when another mutant of the line makes the same
+ * replacement), what it becomes, and why.
  */
-export type Equivalent = { file: string; line: number; column?: number; replacement: string; why: string };
+export type Equivalent = { file: string; code: string; column?: number; replacement: string; why: string };
 
-/** A place: its line, or "line:column". */
-type Place = number | `${number}:${number}`;
+/** A place: the line's code, or the code and the column in it. */
+type Place = string | [code: string, column: number];
 
-const placed = (place: Place) => {
-  const [line, column] = String(place).split(":").map(Number);
-  return { line: line as number, ...(column === undefined ? {} : { column }) };
-};
+const placed = (place: Place) => (typeof place === "string" ? { code: place } : { code: place[0], column: place[1] });
 
 /** One file's equivalents, each as [place, replacement, why]. */
 export const inFile = (file: string, places: [Place, string, string][]): Equivalent[] =>
@@ -26,15 +27,18 @@ export const alike = (file: string, why: string, places: [Place, string][]): Equ
     places.map(([place, replacement]) => [place, replacement, why]),
   );
 
-/** Whether a survivor at `line`:`column` of `file`, replaced by `replacement`, is one of `known`. */
+/** Whether a survivor on `line` (its text) at `column` of `file`, replaced by `replacement`, is one of `known`. */
 export const isEquivalent = (
   known: Equivalent[],
-  { file, line, column, replacement }: { file: string; line: number; column: number; replacement?: string },
-) =>
-  known.some(
+  { file, line, column, replacement }: { file: string; line: string; column: number; replacement?: string },
+) => {
+  const code = line.trim();
+  const fromCode = column - (line.length - line.trimStart().length);
+  return known.some(
     (each) =>
       each.file === file &&
-      each.line === line &&
-      (each.column === undefined || each.column === column) &&
+      each.code === code &&
+      (each.column === undefined || each.column === fromCode) &&
       each.replacement === replacement,
   );
+};

@@ -20,7 +20,7 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
   },
   // /mcp: its versions, the arguments' rules, the door (docs/mcp.md).
   mcp: {
-    mutate: ["src/mcp/arguments.ts", "src/mcp/versions.ts", "src/mcp/key-or-token-auth.ts"],
+    mutate: ["src/mcp/tool.ts", "src/mcp/tools.ts", "src/mcp/versions.ts", "src/mcp/key-or-token-auth.ts"],
     command: "npx vitest run --project worker test/worker/mcp --silent",
   },
   // The sign-in Worker: grants no more than the page showed, lifetimes, PKCE, refresh reuse,
