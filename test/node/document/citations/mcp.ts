@@ -10,7 +10,7 @@ export const MCP: Citation[] = [
     shownBy: ["say that an idempotent create was a replay: Idempotent-Replayed over HTTP, _meta at /mcp"],
     breaks: [
       edit(
-        "src/mcp/call.ts",
+        "src/mcp/tools.ts",
         "meta: ({ replayed }) => (replayed ? { idempotentReplayed: true } : undefined),",
         "meta: () => undefined,",
       ),
@@ -30,7 +30,7 @@ export const MCP: Citation[] = [
     shownBy: [
       "lists the tools, pages through the pets, creates one once for a repeated key, and is told get_pet is deprecated",
     ],
-    breaks: [edit("src/mcp/call.ts", "({ pet, idempotencyKey })", "({ pet, idempotencyKey: undefined })")],
+    breaks: [edit("src/mcp/tools.ts", "({ pet, idempotencyKey })", "({ pet, idempotencyKey: undefined })")],
   },
   {
     page: "docs/mcp.md",
@@ -54,14 +54,16 @@ export const MCP: Citation[] = [
     test: "test/node/mcp/tool-schemas.test.ts",
     claim: "compile under a strict validator",
     shownBy: ["of list_pets compile under strict JSON Schema 2020-12"],
-    breaks: [edit("src/mcp/tools.ts", "if (OPENAPI_FORMATS.has(rest.format as string)) delete rest.format;", "")],
+    breaks: [
+      edit("src/mcp/document-schemas.ts", "if (OPENAPI_FORMATS.has(rest.format as string)) delete rest.format;", ""),
+    ],
   },
   {
     page: "docs/mcp.md",
     test: "test/e2e/local/mcp.test.ts",
     claim: "runs an agent's session",
     shownBy: ["hits the key's rate limit with its tool calls, and is told when to come back"],
-    breaks: [edit("src/mcp/call.ts", "...(retryAfter !== undefined && { retryAfter }),", "")],
+    breaks: [edit("src/mcp/call.ts", "...(retryAfter !== undefined && { retryAfter })", "")],
   },
   {
     page: "docs/mcp.md",
