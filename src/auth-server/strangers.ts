@@ -44,7 +44,7 @@ const storesForStranger = (request: Request, path: string) =>
  * The request to go on with (a registration's body read, within its bound), or the answer
  * that refuses it: 429 with Retry-After past the throttle, 413 for metadata over the bound.
  */
-export const admitStranger = async (env: AuthEnv, request: Request, path: string): Promise<Request | Response> => {
+export const screenStranger = async (env: AuthEnv, request: Request, path: string): Promise<Request | Response> => {
   if (!storesForStranger(request, path)) return request;
   if (!(await mayTryUnknown(env, { from: request }))) return throttled(path);
   if (request.method !== "POST") return request;

@@ -12,7 +12,7 @@ import { strictMetadataFetch } from "./metadata-fetch";
 import { serversByOrigin, TOKEN_PATH } from "./servers";
 import { signIn } from "./sign-in";
 import { type Faults, guardStores } from "./stores";
-import { admitStranger } from "./strangers";
+import { screenStranger } from "./strangers";
 import { preparedTokenRequest } from "./token-request";
 import { unavailableAnswer } from "./unavailable";
 
@@ -24,7 +24,7 @@ const serverFor = serversByOrigin();
 
 /** The request as the library is to see it (./strangers.ts, ./token-request.ts), or the answer that refuses it first. */
 const prepared = async (env: AuthEnv, request: Request, path: string) => {
-  const admitted = await admitStranger(env, request, path);
+  const admitted = await screenStranger(env, request, path);
   if (admitted instanceof Response || path !== TOKEN_PATH) return admitted;
   return preparedTokenRequest(env, serverFor(new URL(request.url).origin).getOAuthApi(env), admitted);
 };

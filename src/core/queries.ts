@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, gte, lt, sql } from "drizzle-orm";
 import { deleteBelow } from "../db/clean-up";
 import type { Database, RequestDatabase } from "../db/client";
-import { onSession, prepared } from "../db/prepared";
+import { prepared, runPrepared } from "../db/prepared";
 import { idempotencyKeys, pets } from "../db/schema";
 import { messagesOf } from "../lib/faults";
 import { sha256Hex } from "../lib/sha256";
@@ -28,7 +28,7 @@ export const listingQuery = (status: PetStatus | undefined) => (status ? listing
 export const listPets = (
   db: Database,
   { afterId, limit, status }: { afterId: number; limit: number; status: PetStatus | undefined },
-): Promise<Pet[]> => onSession(db, () => listingQuery(status).all({ afterId, limit, status }));
+): Promise<Pet[]> => runPrepared(db, () => listingQuery(status).all({ afterId, limit, status }));
 
 const byId = prepared((db) =>
   db
@@ -37,7 +37,8 @@ const byId = prepared((db) =>
     .where(eq(pets.id, sql.placeholder("id")))
     .prepare(),
 );
-export const findPet = (db: Database, id: number): Promise<Pet | undefined> => onSession(db, () => byId().get({ id }));
+export const findPet = (db: Database, id: number): Promise<Pet | undefined> =>
+  runPrepared(db, () => byId().get({ id }));
 
 const insertion = prepared((db) =>
   db
@@ -51,7 +52,7 @@ const insertion = prepared((db) =>
     .prepare(),
 );
 export const insertPet = (db: Database, pet: NewPet): Promise<Pet> =>
-  onSession(db, async () => {
+  runPrepared(db, async () => {
     const created = await insertion().get(pet);
     if (!created) throw new Error("the pet insert returned no row");
     return created;

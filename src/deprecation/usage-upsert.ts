@@ -1,5 +1,5 @@
 import { is, Param, type Placeholder, sql } from "drizzle-orm";
-import { standInDatabase } from "../db/prepared";
+import { unboundDatabase } from "../db/prepared";
 import { deprecatedCalls } from "../db/schema";
 
 // The write of counted calls (./usage.ts): rows added to a day's count, or inserted. Drizzle
@@ -20,7 +20,7 @@ const upsertOf = (rowCount: number) => {
     const placeholders = Array.from({ length: rowCount }, (_, row) =>
       Object.fromEntries(COLUMNS.map((column) => [column, sql.placeholder(`${row} ${column}`)])),
     ) as unknown as UsageRow[];
-    const query = standInDatabase()
+    const query = unboundDatabase()
       .insert(deprecatedCalls)
       .values(placeholders)
       .onConflictDoUpdate({

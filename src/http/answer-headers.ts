@@ -4,8 +4,8 @@
 // JavaScript values; they reach the answer in one of two ways, with the same result:
 // - an answer written here (`writeAnswer`: every pets answer, every error, every MCP reply)
 //   is born with them: one native copy of a Headers built once per combination of parts,
-//   then the request's own few. Each Headers.set is a call into the runtime, some 3 thousand
-//   instructions (bench/README.md, "Where getPet's points go").
+//   then the request's own few. Each Headers.set is a call into the runtime, dear beside the
+//   rest of a cached read's work.
 // - any other answer (a preflight, the document, Hono's own) gets them one by one on the way
 //   out (`finishAnswer`, from the outermost middleware), so that none goes without.
 // Hono's c.header() works as it does on c.json's answers, whichever way the answer is made:

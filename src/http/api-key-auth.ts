@@ -6,7 +6,7 @@ import { Refusal, unavailable } from "../core/refusal";
 import type { AppEnv } from "../env";
 import { hasScope, isApiKeyCredential, type Scope } from "../keys/api-key";
 import { keyUseUnrecorded, recordKeyUse } from "../keys/last-used";
-import { type AdmittedKey, type Asker, type KeyVerdict, verifyKey } from "../keys/verify";
+import { type AdmittedKey, type KeyCheckContext, type KeyVerdict, verifyKey } from "../keys/verify";
 import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
 import { declareOwnHeader } from "./answer-headers";
 import { ApiError, excerpt } from "./errors";
@@ -69,7 +69,10 @@ export const refusal = (verdict: Exclude<KeyVerdict, { admitted: true }>, refusa
 };
 
 /** Who asks the key check: the request (its client's address, read if an attempt is counted) and its id. */
-export const askerOf = (c: Context<AppEnv>): Asker => ({ requestId: c.get("requestId"), from: c.req.raw });
+export const keyCheckContextOf = (c: Context<AppEnv>): KeyCheckContext => ({
+  requestId: c.get("requestId"),
+  from: c.req.raw,
+});
 
 /**
  * Admits the caller of an admitting verdict, or throws its refusal. `grantedScopes`, an
@@ -115,7 +118,7 @@ export const bearerToken = (c: Context<AppEnv>): string => {
 /** Admits the API key `token` (./verify.ts), as the caller of the request. */
 export const admitApiKey = async (c: Context<AppEnv>, token: string) => {
   const now = Date.now();
-  admit(c, await verifyKey(c.env, token, now, askerOf(c)), now, KEY_REFUSALS);
+  admit(c, await verifyKey(c.env, token, now, keyCheckContextOf(c)), now, KEY_REFUSALS);
 };
 
 /**

@@ -50,7 +50,7 @@ export const invalid = (target: Target, issues: readonly $ZodIssue[], input: unk
  * cannot differ between them.
  * Its output is frozen, so that no request can change what the next one is handed.
  */
-export const verdictOnEmpty = <Schema extends $ZodType>(schema: Schema) => {
+export const emptyInputVerdict = <Schema extends $ZodType>(schema: Schema) => {
   let verdict: ReturnType<typeof safeParse<Schema>> | undefined;
   return () => {
     if (!verdict) {
@@ -80,7 +80,7 @@ export const validate = <Schema extends $ZodType, T extends Target & keyof Valid
   if (target === "json") return validateBody(schema) as unknown as Validator;
   const validator = withZod();
   if (target !== "query") return validator;
-  const onEmpty = verdictOnEmpty(schema);
+  const onEmpty = emptyInputVerdict(schema);
   const validateQuery: MiddlewareHandler = validator;
   return createMiddleware((c, next) => {
     const verdict = c.req.url.includes("?") ? undefined : onEmpty();
@@ -97,7 +97,7 @@ export const validate = <Schema extends $ZodType, T extends Target & keyof Valid
  */
 const validateByName = (target: "param" | "header", schema: $ZodObject) => {
   const names = Object.keys(schema._zod.def.shape);
-  const onEmpty = verdictOnEmpty(schema);
+  const onEmpty = emptyInputVerdict(schema);
   return createMiddleware<AppEnv>((c, next) => {
     const values: Record<string, string> = {};
     let sent = false;

@@ -30,7 +30,7 @@ type KeyStores = { API_KEYS: KVNamespace } & Limiters;
  * sign-in and a refresh do, so that a revoked key is refused at once (no isolate cache, no
  * KV edge cache, no grace on a fault).
  */
-export type Asker = FaultContext & { from?: Request; fresh?: boolean };
+export type KeyCheckContext = FaultContext & { from?: Request; fresh?: boolean };
 
 export type KeyVerdict =
   | { admitted: true; key: AdmittedKey }
@@ -77,10 +77,10 @@ export const rememberVerified = (kind: "key" | "token", credential: string, keyH
  * client's address, before any store is read: a client guessing gets "throttled" after
  * AUTH_FAILURE_LIMITER's allowance and costs at most that many reads per period.
  */
-export const mayTryUnknown = (stores: Limiters, asker: Asker) =>
-  asker.from === undefined
+export const mayTryUnknown = (stores: Limiters, checkContext: KeyCheckContext) =>
+  checkContext.from === undefined
     ? Promise.resolve(true)
-    : isWithinLimit(stores, "AUTH_FAILURE_LIMITER", addressOf(asker.from), asker);
+    : isWithinLimit(stores, "AUTH_FAILURE_LIMITER", addressOf(checkContext.from), checkContext);
 
 type Found = AdmittedKey | "unknown" | "throttled" | "unavailable";
 
@@ -90,30 +90,30 @@ type Found = AdmittedKey | "unknown" | "throttled" | "unavailable";
  * from its expired entry, which is not renewed; any other key is "unavailable", and
  * nothing is remembered of it. A fresh read has no grace.
  */
-const duringKvFault = (hash: string, asker: Asker, error: unknown): Found => {
-  const lastVerified = asker.fresh ? undefined : knownKeys.getStale(hash, KV_FAULT_GRACE_MS - KNOWN_KEY_TTL_MS);
-  logDependencyFault(asker, "KV", error, lastVerified ? "served a key verified lately" : "503");
+const duringKvFault = (hash: string, checkContext: KeyCheckContext, error: unknown): Found => {
+  const lastVerified = checkContext.fresh ? undefined : knownKeys.getStale(hash, KV_FAULT_GRACE_MS - KNOWN_KEY_TTL_MS);
+  logDependencyFault(checkContext, "KV", error, lastVerified ? "served a key verified lately" : "503");
   return lastVerified ?? "unavailable";
 };
 
-const lookUp = async (stores: KeyStores, hash: string, asker: Asker): Promise<Found> => {
-  const known = asker.fresh ? undefined : knownKeys.get(hash);
+const lookUp = async (stores: KeyStores, hash: string, checkContext: KeyCheckContext): Promise<Found> => {
+  const known = checkContext.fresh ? undefined : knownKeys.get(hash);
   if (known) return known;
   // A key that was valid a minute ago is re-read even from a throttled address, so
   // that someone else's flood from behind the same address cannot lock its client out.
-  if (asker.fresh || !knownKeys.hasExpired(hash)) {
-    if (!(await mayTryUnknown(stores, asker))) return "throttled";
+  if (checkContext.fresh || !knownKeys.hasExpired(hash)) {
+    if (!(await mayTryUnknown(stores, checkContext))) return "throttled";
     if (unknownKeys.get(hash)) return "unknown";
   }
   let record: ApiKeyRecord | null;
   try {
     const read = stores.API_KEYS.get<ApiKeyRecord>(hash, {
       type: "json",
-      ...(!asker.fresh && { cacheTtl: KV_CACHE_TTL_S }),
+      ...(!checkContext.fresh && { cacheTtl: KV_CACHE_TTL_S }),
     });
     record = await withDeadline(read, KV_READ_DEADLINE_MS, "KV");
   } catch (error) {
-    return duringKvFault(hash, asker, error);
+    return duringKvFault(hash, checkContext, error);
   }
   if (!record) {
     knownKeys.delete(hash);
@@ -135,9 +135,9 @@ export const verifyKeyHash = async (
   stores: KeyStores,
   hash: string,
   now: number,
-  asker: Asker,
+  checkContext: KeyCheckContext,
 ): Promise<KeyVerdict> => {
-  const found = await lookUp(stores, hash, asker);
+  const found = await lookUp(stores, hash, checkContext);
   if (found === "unknown") return { admitted: false, refusal: "invalid" };
   if (found === "throttled" || found === "unavailable") return { admitted: false, refusal: found };
   if (hasExpired(found, now)) return { admitted: false, refusal: "expired", expiresAt: String(found.expiresAt) };
@@ -149,11 +149,16 @@ export const verifyKeyHash = async (
  * our keys (its shape, or its checksum) is refused without a KV read or a limiter call; a
  * key this isolate verified has both, so only another is checked.
  */
-export const verifyKey = async (stores: KeyStores, token: string, now: number, asker: Asker): Promise<KeyVerdict> => {
-  const knownHash = asker.fresh ? undefined : verifiedLately("key", token);
+export const verifyKey = async (
+  stores: KeyStores,
+  token: string,
+  now: number,
+  checkContext: KeyCheckContext,
+): Promise<KeyVerdict> => {
+  const knownHash = checkContext.fresh ? undefined : verifiedLately("key", token);
   if (!knownHash && !isWellFormedApiKey(token)) return { admitted: false, refusal: "invalid" };
   const hash = knownHash ?? (await hashApiKey(token));
-  const verdict = await verifyKeyHash(stores, hash, now, asker);
+  const verdict = await verifyKeyHash(stores, hash, now, checkContext);
   if (verdict.admitted && !knownHash) rememberVerified("key", token, hash);
   return verdict;
 };

@@ -11,9 +11,9 @@ import type { AppEnv } from "../env";
 import {
   admit,
   admitApiKey,
-  askerOf,
   BEARER_CHALLENGES,
   bearerToken,
+  keyCheckContextOf,
   type Refusals,
   throttled,
 } from "../http/api-key-auth";
@@ -52,9 +52,9 @@ const unknownToken = () =>
  * as an unknown key is; then asked of the sign-in Worker, and its key checked.
  */
 const admitToken = async (c: Context<AppEnv>, token: string) => {
-  const asker = askerOf(c);
+  const checkContext = keyCheckContextOf(c);
   const verified = verifiedLately("token", token);
-  if (!verified && !(await mayTryUnknown(c.env, asker))) throw throttled(TOKEN_REFUSALS.unknown);
+  if (!verified && !(await mayTryUnknown(c.env, checkContext))) throw throttled(TOKEN_REFUSALS.unknown);
   if (token.length > MAX_ACCESS_TOKEN_LENGTH) throw unknownToken();
   const service = signInService(c);
   if (!service) throw unavailable("Signing in");
@@ -62,13 +62,13 @@ const admitToken = async (c: Context<AppEnv>, token: string) => {
   try {
     granted = await withDeadline(service.validateToken(resourceOf(c), token), AUTH_DEADLINE_MS, "AUTH");
   } catch (error) {
-    logDependencyFault(asker, "AUTH", error, "503");
+    logDependencyFault(checkContext, "AUTH", error, "503");
     throw unavailable("Signing in");
   }
   if (!granted) throw unknownToken();
   const now = Date.now();
   // The token was counted (or known): its key, which no one guessed, is not counted again.
-  const verdict = await verifyKeyHash(c.env, granted.props.keyHash, now, { requestId: asker.requestId });
+  const verdict = await verifyKeyHash(c.env, granted.props.keyHash, now, { requestId: checkContext.requestId });
   admit(c, verdict, now, TOKEN_REFUSALS, granted.scope.filter(isScope));
   if (!verified) rememberVerified("token", token, granted.props.keyHash);
 };

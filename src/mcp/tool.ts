@@ -9,7 +9,7 @@ import type { Operation, OperationContext } from "../core/operation";
 import { Refusal } from "../core/refusal";
 import { ApiError } from "../http/errors";
 import { describeJsonProblem, type JsonProblem } from "../http/json-ambiguity";
-import { invalid, verdictOnEmpty } from "../http/validate";
+import { emptyInputVerdict, invalid } from "../http/validate";
 import type { Scope } from "../keys/api-key";
 import type { JsonSchema } from "./document-schemas";
 
@@ -48,7 +48,7 @@ export const declareTool = <Name extends string, Args extends $ZodObject, Input,
   spec: ToolSpec<Name, Args, Input, Value>,
 ) => {
   // A tool called with no arguments at all, as an agent lists pets most often: one verdict per isolate.
-  const onEmpty = verdictOnEmpty(spec.arguments);
+  const onEmpty = emptyInputVerdict(spec.arguments);
   /** The arguments, as the tool takes them; or the refusal that names what is wrong with them. */
   const check = (args: unknown): output<Args> | ApiError => {
     // An object: the protocol checks that much (./protocol.ts).

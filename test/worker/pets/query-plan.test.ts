@@ -34,6 +34,6 @@ describe("a prepared query", () => {
       .all({ afterId: 0, limit: 1 })
       .catch((caught: Error) => caught);
     // Drizzle wraps the error of the statement in its own.
-    expect(messagesOf(error).at(-1)).toMatch(/outside onSession/);
+    expect(messagesOf(error).at(-1)).toMatch(/outside runPrepared/);
   });
 });
