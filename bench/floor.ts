@@ -57,6 +57,8 @@ export default new Hono<{ Bindings: Env }>()
     const target = c.req.param("target");
     // Every authenticated request of the API makes this call (its key is cached, so KV is not read).
     await c.env.RATE_LIMITER.limit({ key: "bench" });
+    // A tool call's floor reads its JSON-RPC request, as any MCP server must to know the call.
+    if (c.req.header("Mcp-Method") !== undefined) await c.req.json();
     statements ??= JSON.parse(c.env.STATEMENTS ?? "{}") as Record<string, Statement[]>;
     const ofTarget = statements[target] ?? [];
     // In a D1 session, as every query of the API runs (src/db/session.ts).

@@ -48,13 +48,15 @@ export const BENCH_PET = { name: "Bench pet", categoryId: 1, status: "available"
 /**
  * The statements of the targets that reach D1: the first page of `?status=pending` (one row
  * more than the page, to tell whether a next one exists: src/core/cache.ts), and a create
- * without an Idempotency-Key.
+ * without an Idempotency-Key, over HTTP and through /mcp.
  */
 export const targetStatements = async () => ({
   partialPage: await statementsOf((db) =>
     listPets(db, { afterId: 0, limit: LIST_LIMIT.default + 1, status: "pending" }),
   ),
   create: await statementsOf((db) => insertPet(db, BENCH_PET)),
+  // create_pet's operation is createPet's: the same insert.
+  createPetTool: await statementsOf((db) => insertPet(db, BENCH_PET)),
 });
 
 /**

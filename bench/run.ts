@@ -14,7 +14,7 @@ import { LIST_LIMIT } from "../src/schemas";
 import { countedProcess } from "./callgrind";
 import { type CountedServer, load } from "./load";
 import { type Collections, type Counted, report } from "./report";
-import { type Pair, startServers } from "./servers";
+import { type Pair, type Side, startServers } from "./servers";
 import { startupCounts } from "./startup";
 import { apiTargets, type Target } from "./targets";
 import { BENCH_V8_FLAGS } from "./v8-flags";
@@ -78,27 +78,39 @@ const main = async () => {
   const { pairs: all, servers: running, stop } = await startServers({ runDir: RUN_DIR, count, log, env });
   const pairs = only ? all.filter((pair) => only.includes(pair.key)) : all;
   try {
-    const servers: Record<"api" | "floor", CountedServer> = {
-      api: { pid: countedProcess(CALLGRIND_DIR, running.api.pid), inspectorPort: running.api.inspectorPort },
-      floor: { pid: countedProcess(CALLGRIND_DIR, running.floor.pid), inspectorPort: running.floor.inspectorPort },
+    const counting = (server: { pid: number; inspectorPort: CountedServer["inspectorPort"] }): CountedServer => ({
+      pid: countedProcess(CALLGRIND_DIR, server.pid),
+      inspectorPort: server.inspectorPort,
+    });
+    const servers: Record<Side, CountedServer> = {
+      api: counting(running.api),
+      floor: counting(running.floor),
+      peer: counting(running.peer),
     };
     const loadOptions = { callgrindDir: CALLGRIND_DIR, requests, connections: CONNECTIONS };
     const counted = new Map<Pair, Counted[]>(pairs.map((pair) => [pair, []]));
     const collections: Collections = { api: [], floor: [] };
     for (let round = -warmUpRounds; round < rounds; round++) {
       log(round < 0 ? "warm-up, not counted" : `round ${round + 1} of ${rounds}`);
+      // The API's load of a target, once a round: its floor and its peer are each set beside the same count.
+      const apiLoads = new Map<string, Promise<number>>();
       for (const pair of pairs) {
         // Each side goes first in every other round, so that neither is always loaded on the other's wake.
         const targetFirst = round % 2 === 0;
-        const loadOn = async (target: Target, side: "api" | "floor") => {
+        const loadOn = async (target: Target, side: Side) => {
           const { perRequest, collection } = await load(target, servers[side], loadOptions);
-          if (round >= 0) collections[side].push(collection);
+          if (round >= 0 && side !== "peer") collections[side].push(collection);
           return perRequest;
         };
-        const [target, reference] = [
-          () => loadOn(pair.target, "api"),
-          () => loadOn(pair.reference, pair.referenceSide),
-        ];
+        const onApi = () => {
+          let loaded = apiLoads.get(pair.key);
+          if (!loaded) {
+            loaded = loadOn(pair.target, "api");
+            apiLoads.set(pair.key, loaded);
+          }
+          return loaded;
+        };
+        const [target, reference] = [onApi, () => loadOn(pair.reference, pair.referenceSide)];
         const [first, second] = targetFirst ? [await target(), await reference()] : [await reference(), await target()];
         if (round >= 0)
           counted

@@ -11,7 +11,7 @@ import { seedPets } from "../scripts/seed";
 import { checkReplay, recordAnswers } from "./answers";
 import { startBenchServer } from "./bench-server";
 import { periodicWrites, targetStatements } from "./queries";
-import { apiTargets, check, type Target, type TargetName } from "./targets";
+import { apiTargets, check, PEER_TARGETS, type Target, type TargetName } from "./targets";
 
 type Options = {
   runDir: string;
@@ -21,12 +21,14 @@ type Options = {
   env: Record<string, string>;
 };
 
+/** A side the bench loads: the API, its floor, or the peer (./peer.ts). */
+export type Side = "api" | "floor" | "peer";
 /**
- * Each target of the API, and what it is judged against: the floor's request for it (the
- * target's own method, headers and body at the floor's route), or a tool call's operation
- * through the API itself.
+ * Each target of the API, and what it is set beside: the floor's request for it (the
+ * target's own method, headers and body at the floor's route), judged against its goal; and,
+ * for the three operations over HTTP, the peer's, reported beside.
  */
-export type Pair = { key: TargetName; target: Target; reference: Target; referenceSide: "api" | "floor" };
+export type Pair = { key: TargetName; target: Target; reference: Target; referenceSide: Exclude<Side, "api"> };
 
 /** The API's state under `runDir`: N seeded pets, a key, and its secrets in an env file of the run's own. */
 export const prepareApi = async (runDir: string, count: number, log: (message: string) => void) => {
@@ -48,6 +50,11 @@ export const startServers = async ({ runDir, count, log, env }: Options) => {
   // Before either server opens it: the floor reads the same rows from its own copy.
   const floorPersistTo = path.join(runDir, "floor");
   cpSync(path.join(persistTo, "v3", "d1"), path.join(floorPersistTo, "v3", "d1"), { recursive: true });
+  // The peer reads them too, and knows the bench's key from its own copy of the keys.
+  const peerPersistTo = path.join(runDir, "peer");
+  for (const store of ["d1", "kv"]) {
+    cpSync(path.join(persistTo, "v3", store), path.join(peerPersistTo, "v3", store), { recursive: true });
+  }
 
   log("starting the API, then its floor with the API's answers and statements");
   const args = ["--env-file", envFile, "--log-level", "log"];
@@ -63,10 +70,7 @@ export const startServers = async ({ runDir, count, log, env }: Options) => {
   try {
     const targets: Record<TargetName, Target> = apiTargets(api.origin, auth, count);
     for (const target of Object.values(targets)) await check(target);
-    const floored = Object.fromEntries(
-      Object.entries(targets).filter(([, target]) => target.operation === undefined),
-    ) as Record<TargetName, Target>;
-    const answers = await recordAnswers(floored, api.origin);
+    const answers = await recordAnswers(targets, api.origin);
     const floor = await startBenchServer({
       name: "floor",
       command: "wrangler dev",
@@ -86,17 +90,30 @@ export const startServers = async ({ runDir, count, log, env }: Options) => {
       probe: { path: "/ready", isOurs: (response) => response.headers.has("X-Bench-Floor") },
     });
     stops.push(floor.stop);
+    const peer = await startBenchServer({
+      name: "peer",
+      command: "wrangler dev",
+      args: ["--config", "bench/peer.toml", ...args],
+      persistTo: peerPersistTo,
+      env,
+      probe: { path: "/ready", isOurs: (response) => response.headers.has("X-Bench-Peer") },
+    });
+    stops.push(peer.stop);
     const pairs: Pair[] = [];
     for (const [name, target] of Object.entries(targets) as [TargetName, Target][]) {
-      if (target.operation !== undefined) {
-        pairs.push({ key: name, target, reference: targets[target.operation], referenceSide: "api" });
-        continue;
-      }
       const floorTarget = { ...target, name: `floor of ${target.name}`, url: `${floor.origin}/floor/${name}` };
       await checkReplay(floorTarget, answers[name], floor.origin);
       pairs.push({ key: name, target, reference: floorTarget, referenceSide: "floor" });
+      if (!PEER_TARGETS.includes(name)) continue;
+      const peerTarget = {
+        ...target,
+        name: `peer of ${target.name}`,
+        url: target.url.replace(api.origin, peer.origin),
+      };
+      await check(peerTarget);
+      pairs.push({ key: name, target, reference: peerTarget, referenceSide: "peer" });
     }
-    return { pairs, servers: { api, floor }, stop };
+    return { pairs, servers: { api, floor, peer }, stop };
   } catch (error) {
     await stop();
     throw error;
