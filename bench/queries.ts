@@ -4,7 +4,7 @@
 // calls with the same statements and values, by construction
 // (test/worker/bench/floor-statements.test.ts sees the API send them).
 
-import { insertPet, listPets } from "../src/core/queries";
+import { insertPet, selectPage } from "../src/core/queries";
 import { createSessionDatabase, type Database, emptyD1Usage } from "../src/db/client";
 import { FLUSH_INTERVAL_MS } from "../src/deprecation/usage";
 import { upsertStatement } from "../src/deprecation/usage-upsert";
@@ -52,7 +52,7 @@ export const BENCH_PET = { name: "Bench pet", categoryId: 1, status: "available"
  */
 export const targetStatements = async () => ({
   partialPage: await statementsOf((db) =>
-    listPets(db, { afterId: 0, limit: LIST_LIMIT.default + 1, status: "pending" }),
+    selectPage(db, { afterId: 0, limit: LIST_LIMIT.default + 1, status: "pending" }),
   ),
   create: await statementsOf((db) => insertPet(db, BENCH_PET)),
   // create_pet's operation is createPet's: the same insert.

@@ -1,7 +1,7 @@
 import type { RequestDatabase } from "../db/client";
 import { BoundedCache } from "../lib/bounded-cache";
 import type { Pet, PetStatus } from "../schemas";
-import { findPet, listPets } from "./queries";
+import { selectPage, selectPet } from "./queries";
 
 declare module "hono" {
   interface ContextVariableMap {
@@ -44,7 +44,7 @@ type Cached<T> = T & { fromCache: boolean };
 export const readPet = async (db: RequestDatabase, id: number): Promise<Cached<{ pet: Pet | undefined }>> => {
   const cached = pets.get(id);
   if (cached) return { pet: cached, fromCache: true };
-  const pet = await db.idempotent((session) => findPet(session, id));
+  const pet = await db.idempotent((session) => selectPet(session, id));
   if (pet) cachePet(pet);
   return { pet, fromCache: false };
 };
@@ -62,7 +62,7 @@ export const readPage = async (db: RequestDatabase, position: PagePosition): Pro
   const cached = cachedPage(key);
   if (cached) return { ...cached, fromCache: true };
   // One row more than the page tells whether a next page exists, in the same query.
-  const rows = await db.idempotent((session) => listPets(session, { afterId, limit: limit + 1, status }));
+  const rows = await db.idempotent((session) => selectPage(session, { afterId, limit: limit + 1, status }));
   const page: Page = { pets: rows.slice(0, limit) };
   const last = page.pets.at(-1);
   if (rows.length <= limit || !last) return { ...page, fromCache: false };

@@ -25,7 +25,7 @@ const listingByStatus = prepared((db) => listingOf(db, true));
 /** The listing's query for a filter (test/worker/pets/query-plan.test.ts reads its plan). */
 export const listingQuery = (status: PetStatus | undefined) => (status ? listingByStatus() : listing());
 
-export const listPets = (
+export const selectPage = (
   db: Database,
   { afterId, limit, status }: { afterId: number; limit: number; status: PetStatus | undefined },
 ): Promise<Pet[]> => runPrepared(db, () => listingQuery(status).all({ afterId, limit, status }));
@@ -37,7 +37,7 @@ const byId = prepared((db) =>
     .where(eq(pets.id, sql.placeholder("id")))
     .prepare(),
 );
-export const findPet = (db: Database, id: number): Promise<Pet | undefined> =>
+export const selectPet = (db: Database, id: number): Promise<Pet | undefined> =>
   runPrepared(db, () => byId().get({ id }));
 
 const insertion = prepared((db) =>

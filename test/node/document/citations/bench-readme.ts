@@ -67,7 +67,7 @@ export const BENCH_README: Citation[] = [
     page: "bench/README.md",
     test: "test/node/bench/bench-report.test.ts",
     claim: "pins each from both sides",
-    shownBy: ["meets the tool goal at +0.1 over the reference, and not a tenth of a point above"],
-    breaks: [edit("bench/targets.ts", "tool: 0.1 }", "tool: 0.15 }")],
+    shownBy: ["meets the tool goal at +0.08 over the reference, and not a tenth of a point above"],
+    breaks: [edit("bench/targets.ts", "tool: 0.08 }", "tool: 0.09 }")],
   },
 ];

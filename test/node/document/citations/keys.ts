@@ -112,8 +112,8 @@ export const KEYS: Citation[] = [
     breaks: [
       edit(
         "src/keys/verify.ts",
-        'isWithinLimit(stores, "AUTH_FAILURE_LIMITER", addressOf(asker.from), asker)',
-        'isWithinLimit(stores, "AUTH_FAILURE_LIMITER", crypto.randomUUID(), asker)',
+        'isWithinLimit(stores, "AUTH_FAILURE_LIMITER", addressOf(checkContext.from), checkContext)',
+        'isWithinLimit(stores, "AUTH_FAILURE_LIMITER", crypto.randomUUID(), checkContext)',
       ),
     ],
   },

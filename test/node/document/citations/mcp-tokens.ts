@@ -108,8 +108,8 @@ export const MCP_TOKENS: Citation[] = [
     breaks: [
       edit(
         "src/mcp/key-or-token-auth.ts",
-        '    logDependencyFault(asker, "AUTH", error, "503");\n    throw unavailable("Signing in");',
-        '    logDependencyFault(asker, "AUTH", error, "503");\n    throw unknownToken();',
+        '    logDependencyFault(checkContext, "AUTH", error, "503");\n    throw unavailable("Signing in");',
+        '    logDependencyFault(checkContext, "AUTH", error, "503");\n    throw unknownToken();',
       ),
     ],
   },
