@@ -1,8 +1,9 @@
 // What makes a valid JSON text mean different things to different readers, or cost more
 // to read than any request needs: found in one pass over the text, without recursion, so
-// that no nesting can exhaust the stack. The pet body (src/http/json-body.ts) and an MCP
-// message (src/mcp/routes.ts) are held to the same rules, and word what they find alike
-// (describeJsonProblem), each naming its own text.
+// that no nesting can exhaust the stack; and only in a text that a cheaper look at its
+// parsed value cannot clear (mayHaveProblem, whose recursion stops at MAX_JSON_DEPTH). The
+// pet body (src/http/json-body.ts) and an MCP message (src/mcp/routes.ts) are held to the
+// same rules, and word what they find alike (describeJsonProblem), each naming its own text.
 import { excerpt } from "./errors";
 
 /** How deep a JSON text may nest: a pet is one object; an MCP message's deepest part, a few levels. */
@@ -44,8 +45,8 @@ const STRING = /"[^"\\]*(?:\\.[^"\\]*)*"/y;
 /** One open object (the member names so far) or array (null), and where in it the scan is. */
 type Frame = { names: Set<string> | null; at: string | number | undefined };
 
-/** The first problem of a valid JSON `text`, if it has one. */
-export const findJsonProblem = (text: string): JsonProblem | undefined => {
+/** The first problem of a valid JSON `text`, found by reading every token in its place. */
+const scanForProblem = (text: string): JsonProblem | undefined => {
   const open: Frame[] = [];
   const path = (): JsonPath => open.flatMap(({ at }) => (at === undefined ? [] : [at]));
   let expectingName = false;
@@ -87,6 +88,50 @@ export const findJsonProblem = (text: string): JsonProblem | undefined => {
   }
   return undefined;
 };
+
+/** Every string of a valid JSON text, whole: what is left is its structure, numbers and literals. */
+const STRINGS = new RegExp(STRING.source, "g");
+/** A digit before a fraction or an exponent: only such a number can be inexact. */
+const FRACTION_OR_EXPONENT = /\d[.eE]/;
+
+/** How many members the objects of a parsed value hold in all; -1 if it nests deeper than MAX_JSON_DEPTH. */
+const membersOf = (value: unknown, depth: number): number => {
+  if (typeof value !== "object" || value === null) return 0;
+  if (depth === MAX_JSON_DEPTH) return -1;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const inner = membersOf(item, depth + 1);
+      if (inner < 0) return -1;
+      count += inner;
+    }
+    return count;
+  }
+  for (const name in value) {
+    const inner = membersOf((value as Record<string, unknown>)[name], depth + 1);
+    if (inner < 0) return -1;
+    count += inner + 1;
+  }
+  return count;
+};
+
+/**
+ * Whether a problem may be there, told from natively made pieces rather than a scan in
+ * JavaScript: a number with a fraction or an exponent, a nesting too deep, or fewer members
+ * in the parsed value than the text writes (JSON.parse keeps one of a repeated name). Most
+ * texts have none of these.
+ */
+export const mayHaveProblem = (text: string, value: unknown) => {
+  const structure = text.replace(STRINGS, '""');
+  if (FRACTION_OR_EXPONENT.test(structure)) return true;
+  let written = 0;
+  for (let at = structure.indexOf(":"); at !== -1; at = structure.indexOf(":", at + 1)) written++;
+  return membersOf(value, 0) !== written;
+};
+
+/** The first problem of a valid JSON `text`, if it has one; `value` is JSON.parse(text), which the door has already. */
+export const findJsonProblem = (text: string, value: unknown = JSON.parse(text)): JsonProblem | undefined =>
+  mayHaveProblem(text, value) ? scanForProblem(text) : undefined;
 
 /** The innermost member name on a path, if any: the field a problem belongs to. */
 export const fieldOf = (path: JsonPath): string | undefined => path.findLast((step) => typeof step === "string");

@@ -68,7 +68,7 @@ export const jsonBody = createMiddleware<AppEnv>(async (c, next) => {
   } catch {
     throw invalid("The request body is not valid JSON.");
   }
-  const problem = findJsonProblem(text);
+  const problem = findJsonProblem(text, value);
   if (problem !== undefined) throw invalid(describeJsonProblem(problem, BODY));
   c.set("jsonBody", value);
   await next();

@@ -8,9 +8,16 @@ import { Refusal } from "../core/refusal";
 import type { AppEnv } from "../env";
 import { toRefusal } from "../http/errors";
 import { operationContext } from "../http/operation-context";
-import { jsonText } from "../lib/json-text";
+import { keptJsonText } from "../lib/json-text";
 import { insufficientScope } from "../oauth/protected-resource";
 import type { Tool, ToolOutcome } from "./tool";
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** The JSON text of the tool result's structuredContent, written once for both its places (./reply-text.ts). */
+    structuredText: string;
+  }
+}
 
 /** The access line of the /mcp request names the tool and carries its operation's status (src/http/request-log.ts). */
 const logCall = (c: Context<AppEnv>, tool: Tool, status: number) =>
@@ -62,7 +69,11 @@ export const callTool = async (c: Context<AppEnv>, tool: Tool, args: unknown, js
   logCall(c, tool, tool.status);
   const { lines, meta } = noticeOf(tool);
   const { result } = outcome;
-  const content = [{ type: "text", text: jsonText(result) }, ...lines];
+  // A value from the isolate's memory has its text kept; a fresh one (a created pet) is
+  // written here, and not kept: it is gone after this answer.
+  const text = keptJsonText(result) ?? JSON.stringify(result);
+  c.set("structuredText", text);
+  const content = [{ type: "text", text }, ...lines];
   const _meta = meta || outcome.meta ? { ...meta, ...outcome.meta } : undefined;
   return { content, structuredContent: result, ...(_meta && { _meta }) };
 };

@@ -93,7 +93,7 @@ export const mcpRoutes = newApp().post(
   validateOptional("header", sessionHeadersSchema),
   async (c) => {
     const reply = (body: Reply | undefined, status: 200 | 400 | 404) =>
-      body ? writeAnswer(c, replyText(body), status, JSON_CONTENT) : c.body(null, 202);
+      body ? writeAnswer(c, replyText(body, c.get("structuredText")), status, JSON_CONTENT) : c.body(null, 202);
     const withinLimit = c.get("withinLimit");
     // At most the API's body limit, as UTF-8 JSON (413, 415 and 400 otherwise, as for a pet).
     const text = await readJsonText(c);
@@ -117,7 +117,7 @@ export const mcpRoutes = newApp().post(
     }
     // The pet body's JSON rules (repeated members, numbers that are not what they say,
     // nesting): in a tool's arguments, a tool error; anywhere else, the message is invalid.
-    const problem = findJsonProblem(text);
+    const problem = findJsonProblem(text, message);
     const inArguments = tool !== undefined && problem?.path[0] === "params" && problem.path[1] === "arguments";
     if (problem && !inArguments) {
       const words = describeJsonProblem(problem, { text: "The message", member: "Member" });

@@ -20,16 +20,22 @@ import {
 import { component, object, parameterSchema, parameters, withDescription } from "./document-schemas";
 import { declareTool } from "./tool";
 
+/** list_pets' values of pages from the isolate's memory, each made once: a page is the same array on every call. */
+const cachedPageValues = new WeakMap<PetsPage["pets"], { pets: PetsPage["pets"]; nextCursor?: string }>();
+
 /**
- * list_pets' value. A page from the isolate's memory is the same array on every call, and
- * its text is kept (src/lib/json-text.ts): the value's text is written around it, as
+ * list_pets' value. For a page from the isolate's memory, the value is made once and its
+ * text kept (src/lib/json-text.ts), written around the page's own kept text, as
  * JSON.stringify writes the value, rather than the page serialized again.
  */
 export const pageResult = ({ pets, nextCursor, fromCache }: PetsPage) => {
+  const kept = fromCache ? cachedPageValues.get(pets) : undefined;
+  if (kept && kept.nextCursor === nextCursor) return kept;
   const value = { pets, ...(nextCursor !== undefined && { nextCursor }) };
   if (fromCache) {
     const next = nextCursor === undefined ? "" : `,"nextCursor":${JSON.stringify(nextCursor)}`;
     keepJsonText(value, `{"pets":${jsonText(pets)}${next}}`);
+    cachedPageValues.set(pets, value);
   }
   return value;
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fieldOf, findJsonProblem, MAX_JSON_DEPTH } from "../../../src/http/json-ambiguity";
+import { fieldOf, findJsonProblem, MAX_JSON_DEPTH, mayHaveProblem } from "../../../src/http/json-ambiguity";
 
 // The one-pass scan that both doors' JSON goes through (the pet body, an MCP message), on
 // texts chosen to tell a scan that reads every token in its place from one that slips:
@@ -27,6 +27,9 @@ describe("a member name given twice", () => {
     // The names after a closed object or array are the outer object's again.
     ['{"a":{"b":1},"a":2}', ["a"]],
     ['{"a":[],"a":1}', ["a"]],
+    // Colons, digits and exponents inside strings are not the text's own.
+    ['{"a:b":"1e5:","a:b":1}', ["a:b"]],
+    ['{"x":{"a":1},"y":{"b":1,"b":2},"z":{"c":"::"}}', ["y", "b"]],
   ])("is found in %s, at %j", (text, path) => {
     expect(findJsonProblem(text)).toEqual({ kind: "repeated", path });
   });
@@ -107,6 +110,27 @@ describe(`nesting deeper than ${MAX_JSON_DEPTH} levels`, () => {
   it("counts only the levels still open", () => {
     const closedEachTime = Array.from({ length: 40 }, () => "[[]]").join(",");
     expect(findJsonProblem(`[${closedEachTime}]`)).toBeUndefined();
+  });
+});
+
+// Every text above goes through the gate that spares most texts the scan: a problem it let
+// through would fail the cases above. Here, that it spares what it should.
+describe("the gate before the scan", () => {
+  const nested = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
+  it.each([
+    '{"name":"Rex","categoryId":1}',
+    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_pets","arguments":{},"_meta":{"a/b":{}}}}',
+    // Digits, exponents and colons inside strings, and a name repeated in two objects.
+    '{"a":"1.5e3:","b":{"a":"x"},"c":[{"a":1},{"a":2}]}',
+    '[1,-20,true,null,"1.0"]',
+    nested(32),
+    "1",
+  ])("spares %s", (text) => {
+    expect(mayHaveProblem(text, JSON.parse(text))).toBe(false);
+  });
+
+  it.each(['{"a":1,"a":2}', '{"x":[{"a":{"b":1,"b":1}}]}', "1.5", "[2E3]", "-1e0", nested(33)])("scans %s", (text) => {
+    expect(mayHaveProblem(text, JSON.parse(text))).toBe(true);
   });
 });
 

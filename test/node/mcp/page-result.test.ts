@@ -20,6 +20,16 @@ describe("list_pets' value", () => {
     const value = pageResult(page);
     expect(value).toEqual({ pets: page.pets, ...(page.nextCursor && { nextCursor: page.nextCursor }) });
     expect(keptJsonText(value)).toBe(JSON.stringify(value));
+    // The same page again is the same value, its text kept once.
+    expect(pageResult({ ...page })).toBe(value);
+  });
+
+  it("from memory, with another next cursor (a rotated secret's): a value of its own", () => {
+    const page = pets.map((pet) => ({ ...pet }));
+    const before = pageResult({ pets: page, nextCursor: "MS4y.before", fromCache: true });
+    const after = pageResult({ pets: page, nextCursor: "MS4y.after", fromCache: true });
+    expect(after).not.toBe(before);
+    expect(keptJsonText(after)).toBe(JSON.stringify({ pets: page, nextCursor: "MS4y.after" }));
   });
 
   it("from D1, is written by JSON.stringify when it goes out: no text is kept ahead", () => {
@@ -28,5 +38,6 @@ describe("list_pets' value", () => {
     expect(value).toEqual({ pets: fromD1, nextCursor: "MS4y.x-_" });
     expect(keptJsonText(value)).toBeUndefined();
     expect(keptJsonText(fromD1)).toBeUndefined();
+    expect(pageResult({ pets: fromD1, nextCursor: "MS4y.x-_", fromCache: false })).not.toBe(value);
   });
 });
