@@ -15,8 +15,6 @@ import { JSON_CONTENT } from "../http/json-answer";
 import { readJsonText } from "../http/json-body";
 import { rateLimited } from "../http/rate-limit";
 import { newApp } from "../http/router";
-import { validateOptional } from "../http/validate";
-import { sessionHeadersSchema } from "../schemas";
 import { callTool, refusedCall } from "./call";
 import { INVALID_REQUEST, isObject, PARSE_ERROR, type Reply, readableId, rpcError } from "./json-rpc";
 import { requireKeyOrToken } from "./key-or-token-auth";
@@ -90,7 +88,6 @@ export const mcpRoutes = newApp().post(
   requireKeyOrToken,
   // Counted once, whatever the request holds, with one D1 session for a tool's operation.
   beginCall,
-  validateOptional("header", sessionHeadersSchema),
   async (c) => {
     const reply = (body: Reply | undefined, status: 200 | 400 | 404) =>
       body ? writeAnswer(c, replyText(body, c.get("structuredText")), status, JSON_CONTENT) : c.body(null, 202);

@@ -22,6 +22,9 @@ const HEADER_MISMATCH = -32020;
 const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 const META = "io.modelcontextprotocol";
+/** The _meta members a modern request carries, named once (a name made on every read is looked up the slow way). */
+const VERSION_MEMBER = `${META}/protocolVersion`;
+const CAPABILITIES_MEMBER = `${META}/clientCapabilities`;
 
 export type Era = { modern: true; version: string } | { modern: false };
 /** The request's era, or the 400 that refuses it. */
@@ -41,6 +44,7 @@ const mismatch = (message: unknown, text: string) => ({
 
 /** A header value as sent, or, in the Base64 sentinel form (=?base64?...?=), decoded; undefined when it does not decode. */
 const decoded = (value: string): string | undefined => {
+  if (!value.startsWith("=?")) return value;
   const encoded = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/.exec(value)?.[1];
   if (encoded === undefined) return value;
   try {
@@ -60,7 +64,7 @@ const missing = (message: unknown, field: string) => ({
 export const eraOf = (message: unknown, header: (name: string) => string | undefined): EraOrRefusal => {
   const params = isObject(message) && isObject(message.params) ? message.params : {};
   const meta = isObject(params._meta) ? params._meta : {};
-  const version = meta[`${META}/protocolVersion`];
+  const version = meta[VERSION_MEMBER];
   const sent = header("MCP-Protocol-Version");
   if (sent === undefined) {
     // Only the handshake's opening may come without it: a request of 2025-06-18 or later
@@ -93,7 +97,7 @@ export const eraOf = (message: unknown, header: (name: string) => string | undef
       if (name === undefined || decoded(name) !== params.name)
         return mismatch(message, "Mcp-Name must repeat the tool's name.");
     }
-    if (!isObject(meta[`${META}/clientCapabilities`])) return missing(message, "clientCapabilities");
+    if (!isObject(meta[CAPABILITIES_MEMBER])) return missing(message, "clientCapabilities");
   }
   return { modern: true, version };
 };

@@ -11,14 +11,7 @@ import { jsonBody } from "../http/json-body";
 import { operationContext } from "../http/operation-context";
 import { newApp } from "../http/router";
 import { validate, validateOptional } from "../http/validate";
-import {
-  createPetHeadersSchema,
-  listPetsQuerySchema,
-  newPetSchema,
-  noQuerySchema,
-  petParamsSchema,
-  sessionHeadersSchema,
-} from "../schemas";
+import { createPetHeadersSchema, listPetsQuerySchema, newPetSchema, noQuerySchema, petParamsSchema } from "../schemas";
 import { allowedBy, valueOrRefusal } from "./run-operation";
 
 /** Where the pet routes are mounted (src/app.ts): the listing, and each pet under it. */
@@ -41,7 +34,7 @@ const nextLink = (query: Record<string, string | undefined>) => {
 const locationOf = (id: number) => `pets/${id}`;
 
 export const petRoutes = newApp()
-  .use(requireApiKey, beginCall, validateOptional("header", sessionHeadersSchema), refuseOverLimit)
+  .use(requireApiKey, beginCall, refuseOverLimit)
   .get("/", allowedBy(listPets), validate("query", listPetsQuerySchema), async (c) => {
     const query = c.req.valid("query");
     const page = valueOrRefusal(await listPets.run(operationContext(c), query));
