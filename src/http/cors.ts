@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { declareHeaders, type HeaderPart, headerPart } from "./answer-headers";
+import { declareHeaders } from "./answer-headers";
+import { type HeaderPart, headerPart } from "./header-parts";
 import type { routeMethods } from "./route-methods";
 
 // Pages on other origins call the API from the browser with the key in Authorization.

@@ -1,7 +1,8 @@
 import type { Hono } from "hono";
 import { DEPRECATIONS, deprecationHeaders } from "../deprecation/deprecated-operation";
 import type { AppEnv } from "../env";
-import { headerPart, withHeaders } from "./answer-headers";
+import { withHeaders } from "./answer-headers";
+import { headerPart } from "./header-parts";
 
 /**
  * Puts each deprecated operation's headers on every answer of its paths: outside the

@@ -3,7 +3,8 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { JSONParsed } from "hono/utils/types";
 import type { AppEnv } from "../env";
 import { jsonText } from "../lib/json-text";
-import { headerPart, writeAnswer } from "./answer-headers";
+import { writeAnswer } from "./answer-headers";
+import { headerPart } from "./header-parts";
 
 /** The Content-Type of every JSON answer, as Hono's c.json writes it. */
 export const JSON_CONTENT = headerPart({ "Content-Type": "application/json" });

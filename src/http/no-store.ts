@@ -1,4 +1,5 @@
-import { headerPart, withHeaders } from "./answer-headers";
+import { withHeaders } from "./answer-headers";
+import { headerPart } from "./header-parts";
 
 /**
  * Answers about pets are for the caller only: no shared or browser cache may keep them.

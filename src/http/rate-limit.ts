@@ -2,7 +2,8 @@ import type { Context } from "hono";
 import { Refusal } from "../core/refusal";
 import type { AppEnv } from "../env";
 import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
-import { declareHeaders, type HeaderPart, headerPart } from "./answer-headers";
+import { declareHeaders } from "./answer-headers";
+import { type HeaderPart, headerPart } from "./header-parts";
 
 /** The IETF httpapi draft's header of the policy a key's answers are under (draft-ietf-httpapi-ratelimit-headers). */
 export const RATE_LIMIT_POLICY_HEADER = "RateLimit-Policy";

@@ -2,7 +2,8 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { routePath } from "hono/route";
 import type { AppEnv } from "../env";
-import { declareHeaders, declareOwnHeader, finishAnswer, headerPart, honourHeaderCalls } from "./answer-headers";
+import { declareHeaders, declareOwnHeader, finishAnswer, honourHeaderCalls } from "./answer-headers";
+import { headerPart } from "./header-parts";
 
 declare module "hono" {
   interface ContextVariableMap {

@@ -3,11 +3,11 @@ import {
   declareHeaders,
   declareOwnHeader,
   finishAnswer,
-  headerPart,
   honourHeaderCalls,
   withHeaders,
   writeAnswer,
 } from "../../../src/http/answer-headers";
+import { headerPart } from "../../../src/http/header-parts";
 import { newApp } from "../../../src/http/router";
 
 // The two ways the declared headers reach an answer (src/http/answer-headers.ts), side by side

@@ -16,7 +16,7 @@ export const ARCHITECTURE: Citation[] = [
     breaks: [
       edit("src/http/answer-headers.ts", "if (combination.appendedNames.has(name.toLowerCase()))", "if (false)"),
       edit(
-        "src/http/answer-headers.ts",
+        "src/http/header-parts.ts",
         "if (!headers.has(name)) headers.set(name, value);",
         "headers.set(name, value);",
       ),
