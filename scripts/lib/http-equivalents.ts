@@ -1,12 +1,13 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the entries quote lines of source, template literals included.
-// The survivors of the body, json and headers groups (src/lib/bounded-body.ts, src/http/json-body.ts,
-// src/http/json-ambiguity.ts, src/http/answer-headers.ts) that no test can tell apart from the code, each with why.
+// The survivors of the body, json and headers groups (src/lib/bounded-body.ts,
+// src/http/json-body.ts, src/http/json-ambiguity.ts, src/http/answer-headers.ts,
+// src/http/header-parts.ts) that no test can tell apart from the code, each with why.
 
 import { alike, type Equivalent, inFile } from "./equivalent";
 
 export const HTTP_EQUIVALENTS: Equivalent[] = [
   ...alike(
-    "src/http/answer-headers.ts",
+    "src/http/header-parts.ts",
     "a combination of parts, and the Headers it makes, kept for the next request that declares the same parts: made anew each time, they hold the same headers, at a cost the bench counts",
     [
       ["if (!longer) {", "true"],
