@@ -16,7 +16,7 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
     // With the KV faults and the memory budget, which the key caches obey, tokens, which stand for
     // keys, and the sign-in form, which checks a key as /v1 does.
     command:
-      "npx vitest run --project worker test/worker/keys test/worker/faults/faults.test.ts test/worker/faults/memory-budget.test.ts test/worker/mcp/sign-in.test.ts test/worker/mcp/sign-in-form-keys.test.ts --silent",
+      "npx vitest run --project worker test/worker/keys test/worker/faults/faults.test.ts test/worker/faults/memory-budget.test.ts test/worker/mcp/sign-in.test.ts test/worker/mcp/sign-in-faults.test.ts test/worker/mcp/sign-in-form-keys.test.ts --silent",
   },
   // /mcp: its versions, the arguments' rules, the door (docs/mcp.md).
   mcp: {
@@ -59,7 +59,7 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
   // wins, one the path appends to is added to (docs/architecture.md, "CPU per request"); with
   // the files that show them on the API's answers (CORS, the 405s and preflights, the request id).
   headers: {
-    mutate: ["src/http/answer-headers.ts"],
+    mutate: ["src/http/answer-headers.ts", "src/http/header-parts.ts"],
     command:
       "npx vitest run --project worker test/worker/http/answer-headers.test.ts test/worker/http/cors.test.ts test/worker/http/routing.test.ts test/worker/http/observability.test.ts --silent",
   },

@@ -3,7 +3,7 @@ import { BASE_URL, send } from "./index";
 
 // What the workerd suites that sign in through /authorize and /oauth/* share: a request to
 // the API's host (which hands them to the sign-in Worker), a form posted as a browser posts
-// it, and a PKCE pair. Over real HTTP: test/e2e/helpers/oauth-host.ts.
+// it, a PKCE pair, and a token got as a host gets one. Over real HTTP: test/e2e/helpers/oauth-host.ts.
 
 /** A callback that nobody serves: a sign-in's redirect is read, never followed. */
 export const REDIRECT_URI = "http://127.0.0.1:9/callback";
@@ -99,4 +99,21 @@ export const expectUnavailable = async (response: Response, sent: Request) => {
   }
   expect(response.headers.get("Cache-Control")).toBe("no-store");
   expect(await response.json()).toEqual({ error: "temporarily_unavailable", error_description: message });
+};
+
+/** What a host does to get a token with `key`: registration, the page, the form, the code exchange. */
+export const accessTokenFor = async (key: string, scope = "read") => {
+  const { client_id: clientId } = await registerClient("Worker test host", "none");
+  const { code, verifier } = await signInCode(clientId, key, scope);
+  const exchanged = await fetchApi(
+    "/oauth/token",
+    formPost({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: REDIRECT_URI,
+      client_id: clientId,
+      code_verifier: verifier,
+    }),
+  );
+  return ((await exchanged.json()) as { access_token: string }).access_token;
 };

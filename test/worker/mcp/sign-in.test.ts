@@ -4,36 +4,17 @@ import { hashApiKey } from "../../../src/keys/api-key";
 import { BASE_URL, createApiKey, expectError, send } from "../../helpers/index";
 import { inOneLimiterWindow } from "../../helpers/limiter-window";
 import { MCP, postMcp, toolCall } from "../../helpers/mcp-calls";
-import { fetchApi, formPost, REDIRECT_URI, registerClient, SIGN_IN, signInCode } from "../../helpers/sign-in";
+import { accessTokenFor } from "../../helpers/sign-in";
 
 // An access token at /mcp, with the sign-in Worker (src/auth-server/, built and bound as AUTH
 // by vitest.config.ts) on the suite's real KV: it stands for the key it was signed in with,
-// which the API re-checks as it re-checks every key; and while the sign-in Worker fails,
-// tokens get 503 and keys carry on. The whole flow over HTTP: test/e2e/local/oauth.test.ts.
+// which the API re-checks as it re-checks every key. While the sign-in Worker fails:
+// ./sign-in-faults.test.ts. The whole flow over HTTP: test/e2e/local/oauth.test.ts.
 
 /** docs/keys.md: how long an isolate trusts a key's record; a token's key alike. */
 const KNOWN_KEY_TTL_MS = 60_000;
-/** docs/mcp.md: the sign-in Worker is given 3 s to say whether a token is valid. */
-const AUTH_DEADLINE_MS = 3_000;
 
 afterEach(() => vi.useRealTimers());
-
-/** What a host does to get a token with `key`: registration, the page, the form, the code exchange. */
-const accessTokenFor = async (key: string, scope = "read") => {
-  const { client_id: clientId } = await registerClient("Worker test host", "none");
-  const { code, verifier } = await signInCode(clientId, key, scope);
-  const exchanged = await fetchApi(
-    "/oauth/token",
-    formPost({
-      grant_type: "authorization_code",
-      code,
-      redirect_uri: REDIRECT_URI,
-      client_id: clientId,
-      code_verifier: verifier,
-    }),
-  );
-  return ((await exchanged.json()) as { access_token: string }).access_token;
-};
 
 /** A tools/call on 2025-11-25's terms, with `bearer` as the credential. */
 const callTool = (bearer: string, name: string, args: Record<string, unknown>, bindings?: Cloudflare.Env) =>
@@ -147,61 +128,5 @@ describe("an access token at /mcp", () => {
       return seen;
     });
     expect(statuses.slice(0, 60).every((status) => status === 401)).toBe(true);
-  });
-
-  it("gets 503 with Retry-After, never 401, while the sign-in Worker throws or hangs; a key carries on", async () => {
-    const key = await createApiKey("through a sign-in outage");
-    const token = await accessTokenFor(key);
-    // The fault lines are asserted below, not printed.
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const failing = { ...env, AUTH: { ...env.AUTH, validateToken: () => Promise.reject(new Error("AUTH is down")) } };
-    const refused = await listPets(token, failing as unknown as Cloudflare.Env);
-    await expectError(refused, 503, "unavailable");
-    expect(refused.headers.get("Retry-After")).toBe("3");
-    expect((await listPets(key, failing as unknown as Cloudflare.Env)).status).toBe(200);
-
-    expect(JSON.parse(String(warn.mock.calls.at(-1)?.[0]))).toMatchObject({
-      dependency: "AUTH",
-      cause: "AUTH is down",
-    });
-
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    const hanging = { ...env, AUTH: { ...env.AUTH, validateToken: () => new Promise(() => {}) } };
-    const answer = listPets(token, hanging as unknown as Cloudflare.Env);
-    let answered = false;
-    void answer.then(() => {
-      answered = true;
-    });
-    // Not a millisecond before the deadline, and at it: the deadline pinned from both sides.
-    await vi.advanceTimersByTimeAsync(AUTH_DEADLINE_MS - 1);
-    expect(answered).toBe(false);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(answered).toBe(true);
-    const { message } = await expectError(await answer, 503, "unavailable");
-    expect(message).toBe("Signing in is unavailable for a moment; retry in 3 seconds.");
-    // The fault line the runbook's queries find: which dependency, why, and what the client got.
-    const faults = warn.mock.calls.map(([line]) => JSON.parse(String(line)) as Record<string, unknown>);
-    expect(faults.at(-1)).toMatchObject({
-      message: "dependency fault",
-      dependency: "AUTH",
-      cause: `AUTH did not answer within ${AUTH_DEADLINE_MS} ms`,
-      outcome: "503",
-    });
-    warn.mockRestore();
-  });
-
-  it("gets 503 where no sign-in Worker is bound, as its pages do; a key carries on", async () => {
-    const key = await createApiKey("no sign-in worker");
-    const { AUTH: _, ...unbound } = env;
-    const refused = await listPets("user:grant:secret", unbound as Cloudflare.Env);
-    const { message } = await expectError(refused, 503, "unavailable");
-    expect(message).toBe("Signing in is unavailable for a moment; retry in 3 seconds.");
-    expect(refused.headers.get("WWW-Authenticate")).toBeNull();
-    const page = await send(new Request(`${BASE_URL}/authorize?client_id=x`), {
-      bindings: unbound as Cloudflare.Env,
-      outsideContract: SIGN_IN,
-    });
-    await expectError(page, 503, "unavailable");
-    expect((await listPets(key, unbound as Cloudflare.Env)).status).toBe(200);
   });
 });
