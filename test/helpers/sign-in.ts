@@ -3,7 +3,7 @@ import { BASE_URL, send } from "./index";
 
 // What the workerd suites that sign in through /authorize and /oauth/* share: a request to
 // the API's host (which hands them to the sign-in Worker), a form posted as a browser posts
-// it, a PKCE pair, and a token got as a host gets one. Over real HTTP: test/e2e/helpers/oauth-host.ts.
+// it, a PKCE pair, and a token got as a host gets one. Over real HTTP: test/e2e/helpers/sign-in-over-http.ts.
 
 /** A callback that nobody serves: a sign-in's redirect is read, never followed. */
 export const REDIRECT_URI = "http://127.0.0.1:9/callback";

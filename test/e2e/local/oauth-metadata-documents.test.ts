@@ -3,7 +3,7 @@ import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { type Harness, startHarness } from "../helpers/harness";
-import { authorizeUrl, pkce } from "../helpers/oauth-host";
+import { authorizeUrl, pkce } from "../helpers/sign-in-over-http";
 
 // An app whose client_id is the URL of its Client ID Metadata Document: the sign-in Worker
 // reads it as the CIMD draft says, over real HTTPS from a server of this test, and takes only

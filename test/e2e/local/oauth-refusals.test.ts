@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateApiKey, hashApiKey } from "../../../src/keys/api-key";
 import { inOneLimiterWindow } from "../../helpers/limiter-window";
 import { type Harness, startHarness } from "../helpers/harness";
+import { freshAddress } from "../helpers/oauth-host";
 import {
   type Authorization,
   authorizeUrl,
   exchangeCode,
-  freshAddress,
   listPetsWith,
   openSignInPage,
   pkce,
@@ -14,7 +14,7 @@ import {
   registerClient,
   signInOverHttp,
   tokenRequest,
-} from "../helpers/oauth-host";
+} from "../helpers/sign-in-over-http";
 
 // Each way a sign-in or a token is refused, over real HTTP against both Workers: the page
 // driven as a browser without script would, with fetch. The whole flow, with the official

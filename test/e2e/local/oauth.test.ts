@@ -16,7 +16,8 @@ import { freePort } from "../../../scripts/lib/supervise";
 import { hashApiKey } from "../../../src/keys/api-key";
 import { connectChromium } from "../helpers/chromium";
 import { type Harness, startHarness } from "../helpers/harness";
-import { HOST_NAME, listPetsWith, MemoryHost, startCallback, tokenRequest } from "../helpers/oauth-host";
+import { HOST_NAME, MemoryHost, startCallback } from "../helpers/oauth-host";
+import { listPetsWith, tokenRequest } from "../helpers/sign-in-over-http";
 
 // OAuth for /mcp end to end, over real HTTP against both Workers (the API, and the sign-in
 // Worker of wrangler.auth.toml) in wrangler's test harness: the official v2 client as an

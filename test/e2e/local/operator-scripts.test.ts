@@ -18,15 +18,15 @@ import { api } from "../helpers/client";
 import { keyRollTests } from "../helpers/key-roll-tests";
 import { keyScriptTests, type ScratchState } from "../helpers/key-script-tests";
 import { peekDatabase } from "../helpers/lock-store";
+import { HOST_NAME } from "../helpers/oauth-host";
 import {
   exchangeCode,
-  HOST_NAME,
   listPetsWith,
   pkce,
   registerClient,
   signInOverHttp,
   tokenRequest,
-} from "../helpers/oauth-host";
+} from "../helpers/sign-in-over-http";
 
 // The documented numbers, written here rather than imported, so that a change to the code
 // that the docs do not follow fails a test.
