@@ -15,6 +15,7 @@ import { hashApiKey } from "../../../src/keys/api-key";
 import { createPetThrough } from "../../helpers/api-client";
 import { backupTests } from "../helpers/backup-tests";
 import { api } from "../helpers/client";
+import { keyRollFaultTests } from "../helpers/key-roll-fault-tests";
 import { keyRollTests } from "../helpers/key-roll-tests";
 import { keyScriptTests, type ScratchState } from "../helpers/key-script-tests";
 import { peekDatabase } from "../helpers/lock-store";
@@ -61,6 +62,7 @@ afterAll(async () => {
 
 describe("the key scripts", () => keyScriptTests(state));
 describe("the key scripts' limits, and rolled keys", () => keyRollTests(state));
+describe("a key roll whose write fails", () => keyRollFaultTests(state));
 
 // An isolate writes its first counts at once and later ones at most once per FLUSH_INTERVAL_MS.
 it("usage:deprecated shows the getPet calls under the caller's key label", async () => {
