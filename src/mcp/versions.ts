@@ -44,7 +44,6 @@ const mismatch = (message: unknown, text: string) => ({
 
 /** A header value as sent, or, in the Base64 sentinel form (=?base64?...?=), decoded; undefined when it does not decode. */
 const decoded = (value: string): string | undefined => {
-  if (!value.startsWith("=?")) return value;
   const encoded = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/.exec(value)?.[1];
   if (encoded === undefined) return value;
   try {
