@@ -3,13 +3,6 @@ import { BoundedCache } from "../lib/bounded-cache";
 import type { Pet, PetStatus } from "../schemas";
 import { selectPage, selectPet } from "./queries";
 
-declare module "hono" {
-  interface ContextVariableMap {
-    /** Whether a read of pets was answered from this isolate's memory. */
-    isolateCache: "hit" | "miss";
-  }
-}
-
 /**
  * THE SWITCH. The interface has no operation that changes or deletes a pet, and ids
  * only grow, so a stored pet never changes, and neither does a full page of the keyset

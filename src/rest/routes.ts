@@ -14,6 +14,13 @@ import { validate, validateOptional } from "../http/validate";
 import { createPetHeadersSchema, listPetsQuerySchema, newPetSchema, noQuerySchema, petParamsSchema } from "../schemas";
 import { allowedBy, valueOrRefusal } from "./run-operation";
 
+declare module "hono" {
+  interface ContextVariableMap {
+    /** Whether a read of pets was answered from this isolate's memory, for the access line. */
+    isolateCache: "hit" | "miss";
+  }
+}
+
 /** Where the pet routes are mounted (src/app.ts): the listing, and each pet under it. */
 export const PETS_PATH = "/v1/pets";
 
