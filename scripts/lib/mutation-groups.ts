@@ -16,7 +16,7 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
     // With the KV faults and the memory budget, which the key caches obey, tokens, which stand for
     // keys, and the sign-in form, which checks a key as /v1 does.
     command:
-      "npx vitest run --project worker test/worker/keys test/worker/faults/faults.test.ts test/worker/faults/memory-budget.test.ts test/worker/mcp/sign-in.test.ts test/worker/mcp/sign-in-faults.test.ts test/worker/mcp/sign-in-form-keys.test.ts --silent",
+      "npx vitest run --project worker test/worker/keys test/worker/faults/faults.test.ts test/worker/faults/memory-budget.test.ts test/worker/mcp/sign-in.test.ts test/worker/mcp/token-faults.test.ts test/worker/mcp/sign-in-form-keys.test.ts --silent",
   },
   // /mcp: its versions, the arguments' rules, the door (docs/mcp.md).
   mcp: {

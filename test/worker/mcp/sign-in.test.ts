@@ -9,7 +9,7 @@ import { accessTokenFor } from "../../helpers/sign-in";
 // An access token at /mcp, with the sign-in Worker (src/auth-server/, built and bound as AUTH
 // by vitest.config.ts) on the suite's real KV: it stands for the key it was signed in with,
 // which the API re-checks as it re-checks every key. While the sign-in Worker fails:
-// ./sign-in-faults.test.ts. The whole flow over HTTP: test/e2e/local/oauth.test.ts.
+// ./token-faults.test.ts. The whole flow over HTTP: test/e2e/local/oauth.test.ts.
 
 /** docs/keys.md: how long an isolate trusts a key's record; a token's key alike. */
 const KNOWN_KEY_TTL_MS = 60_000;

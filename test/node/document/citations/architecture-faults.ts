@@ -119,7 +119,7 @@ export const ARCHITECTURE_FAULTS: Citation[] = [
   },
   {
     page: "docs/architecture.md",
-    test: "test/worker/mcp/sign-in-faults.test.ts",
+    test: "test/worker/mcp/token-faults.test.ts",
     claim: "a call to `/mcp` with an access token gets 503 (never 401)",
     shownBy: [
       "gets 503 with Retry-After, never 401, while the sign-in Worker throws or hangs; a key carries on",

@@ -102,7 +102,7 @@ export const MCP_TOKENS: Citation[] = [
   },
   {
     page: "docs/mcp.md",
-    test: "test/worker/mcp/sign-in-faults.test.ts",
+    test: "test/worker/mcp/token-faults.test.ts",
     claim: "tokens get 503 with",
     shownBy: ["gets 503 with Retry-After, never 401, while the sign-in Worker throws or hangs; a key carries on"],
     breaks: [
