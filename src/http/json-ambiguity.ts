@@ -46,7 +46,7 @@ const STRING = /"[^"\\]*(?:\\.[^"\\]*)*"/y;
 type Frame = { names: Set<string> | null; at: string | number | undefined };
 
 /** The first problem of a valid JSON `text`, found by reading every token in its place. */
-const scanForProblem = (text: string): JsonProblem | undefined => {
+export const scanForProblem = (text: string): JsonProblem | undefined => {
   const open: Frame[] = [];
   const path = (): JsonPath => open.flatMap(({ at }) => (at === undefined ? [] : [at]));
   let expectingName = false;

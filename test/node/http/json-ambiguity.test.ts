@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { fieldOf, findJsonProblem, MAX_JSON_DEPTH, mayHaveProblem } from "../../../src/http/json-ambiguity";
+import {
+  fieldOf,
+  findJsonProblem,
+  MAX_JSON_DEPTH,
+  mayHaveProblem,
+  scanForProblem,
+} from "../../../src/http/json-ambiguity";
 
 // The one-pass scan that both doors' JSON goes through (the pet body, an MCP message), on
 // texts chosen to tell a scan that reads every token in its place from one that slips:
@@ -51,6 +57,8 @@ describe("a member name given twice", () => {
     "{}",
   ])("is not what %s holds", (text) => {
     expect(findJsonProblem(text)).toBeUndefined();
+    // The scan's own verdict, past the gate that spares most of these texts.
+    expect(scanForProblem(text)).toBeUndefined();
   });
 });
 
@@ -93,6 +101,7 @@ describe("a number a double would round to an integer it is not", () => {
     '{"a":"1e-400"}',
   ])("is not %s: an integer as written, or a fraction a double keeps", (text) => {
     expect(findJsonProblem(text)).toBeUndefined();
+    expect(scanForProblem(text)).toBeUndefined();
   });
 });
 
@@ -129,7 +138,19 @@ describe("the gate before the scan", () => {
     expect(mayHaveProblem(text, JSON.parse(text))).toBe(false);
   });
 
-  it.each(['{"a":1,"a":2}', '{"x":[{"a":{"b":1,"b":1}}]}', "1.5", "[2E3]", "-1e0", nested(33)])("scans %s", (text) => {
+  // Too deep with members in it, so that a count that forgot the depth would balance.
+  const deepObjects = `${'{"a":'.repeat(33)}1${"}".repeat(33)}`;
+  const deepInArrays = `${"[".repeat(32)}{"a":1}${"]".repeat(32)}`;
+  it.each([
+    '{"a":1,"a":2}',
+    '{"x":[{"a":{"b":1,"b":1}}]}',
+    "1.5",
+    "[2E3]",
+    "-1e0",
+    nested(33),
+    deepObjects,
+    deepInArrays,
+  ])("scans %s", (text) => {
     expect(mayHaveProblem(text, JSON.parse(text))).toBe(true);
   });
 });
