@@ -71,12 +71,11 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
       "npx vitest run --project worker test/worker/pets/create-pet-body.test.ts test/worker/pets/create-pet-body-size.test.ts test/worker/pets/create-pet.test.ts test/worker/mcp/endpoint.test.ts test/worker/mcp/token-request.test.ts test/worker/mcp/sign-in-strangers.test.ts test/worker/mcp/sign-in-bodies.test.ts --silent",
   },
   // JSON read one way: no repeated member, no number rounded to an integer it is not, no deep
-  // nesting (docs/api.md). The gate and the scan, pure, shown on their own; the one wording of
-  // a problem (describeJsonProblem), as each door answers it.
+  // nesting (docs/api.md). The gate and the scan, pure, shown on their own; each door's wording,
+  // in the body group.
   json: {
     mutate: ["src/http/json-ambiguity.ts"],
-    command:
-      "npx vitest run --project node --project worker test/node/http/json-ambiguity.test.ts test/worker/pets/create-pet-body.test.ts test/worker/mcp/arguments.test.ts --silent",
+    command: "npx vitest run --project node test/node/http/json-ambiguity.test.ts --silent",
   },
   // The client: retries, backoff, Retry-After, the checks of every answer (client/README.md).
   client: {
