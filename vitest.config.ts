@@ -93,8 +93,9 @@ export default defineConfig(async () => {
                     ratelimits: { AUTH_FAILURE_LIMITER: { namespace_id: "1100", simple: { limit: 60, period: 60 } } },
                   },
                 ],
-                // A second database for test/worker/db/session.test.ts to stand in for a replica that lags.
-                d1Databases: { LAGGING_REPLICA: "lagging-replica" },
+                // A second database for test/worker/db/session.test.ts to stand in for a replica that lags,
+                // and two more segments of pets (src/db/segments.ts) for the tests of three.
+                d1Databases: { LAGGING_REPLICA: "lagging-replica", PETS_1: "pets-1", PETS_2: "pets-2" },
                 // The sign-in Worker's own store, for test/worker/mcp/sign-in-faults.test.ts to run that Worker on it, broken.
                 kvNamespaces: { TEST_OAUTH_KV: "oauth-kv" },
                 // Low enough for test/worker/http/rate-limit.test.ts to reach; tests that send many

@@ -74,9 +74,13 @@ export const IDEMPOTENCY_KEY = new RegExp(
 const IDEMPOTENCY_KEY_RULE = `1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters, bare or as a quoted string`;
 const unquote = (value: string) => (value.startsWith('"') ? value.slice(1, -1).replace(/\\(.)/g, "$1") : value);
 
-// A D1 bookmark as D1 issues them; anything else would fail inside D1 as a 5xx.
-export const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
-export const BOOKMARK_LENGTH = 3 * 9 + 32;
+// D1 bookmarks as D1 issues them (anything else would fail inside D1 as a 5xx), one per
+// segment for at most two segments (src/db/segment-sessions.ts): segment 0's bare, a later
+// segment's after its position and a colon, separated by a comma.
+const D1_BOOKMARK = "[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}";
+const SEGMENT_BOOKMARK = `(?:[1-9][0-9]{0,3}:)?${D1_BOOKMARK}`;
+export const BOOKMARK = new RegExp(`^${SEGMENT_BOOKMARK}(?:,${SEGMENT_BOOKMARK})?$`);
+export const BOOKMARK_LENGTH = 2 * (5 + 3 * 9 + 32) + 1;
 export const BOOKMARK_RULE = "the x-d1-bookmark of a previous response";
 
 /** Headers every pets operation reads. */

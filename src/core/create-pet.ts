@@ -2,8 +2,9 @@
 import { callerId } from "../keys/api-key";
 import type { NewPet, Pet } from "../schemas";
 import { cachePet } from "./cache";
+import { inOpenSegment, recentlyClosed } from "./open-segment";
 import { operation } from "./operation";
-import { insertPet, insertPetOnce } from "./queries";
+import { IDEMPOTENCY_WINDOW_MS, type IdempotentOutcome, insertPet, insertPetOnce, recordedOutcome } from "./queries";
 import { Refusal } from "./refusal";
 
 export type CreatePetInput = { pet: NewPet; idempotencyKey?: string | undefined };
@@ -15,15 +16,25 @@ export const createPet = operation(
   async ({ db, caller, now }, { pet: newPet, idempotencyKey }: CreatePetInput): Promise<CreatedPet> => {
     if (idempotencyKey === undefined) {
       // Not retried: the insert may have committed before its error reached us.
-      const pet = await db.once((session) => insertPet(session, newPet));
+      const pet = await inOpenSegment(db, now, (position) =>
+        db.segment(position).once((session) => insertPet(session, newPet)),
+      );
       cachePet(pet);
       return { pet, replayed: false };
     }
-    const { pet, replayed, sameRequest } = await insertPetOnce(db, newPet, {
-      apiKeyHash: callerId(caller, caller.hash),
-      idempotencyKey,
+    const request = { apiKeyHash: callerId(caller, caller.hash), idempotencyKey, now };
+    const { pet, replayed, sameRequest } = await inOpenSegment(
+      db,
       now,
-    });
+      async (position): Promise<IdempotentOutcome> => {
+        // A key recorded in a segment closed within the window is answered from there.
+        for (const closed of await recentlyClosed(db, position, { now, windowMs: IDEMPOTENCY_WINDOW_MS })) {
+          const recorded = await recordedOutcome(db.segment(closed), newPet, request);
+          if (recorded) return recorded;
+        }
+        return insertPetOnce(db.segment(position), newPet, request);
+      },
+    );
     if (!sameRequest) {
       throw new Refusal(
         "idempotency_key_reused",

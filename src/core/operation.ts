@@ -3,7 +3,8 @@
 // refusal. Every door (HTTP in src/rest/, the MCP tools in src/mcp/) calls the same
 // function with the same checked input; none of them runs another, and no operation knows
 // which door called it.
-import type { RequestDatabase } from "../db/client";
+import type { SegmentSessions } from "../db/segment-sessions";
+import type { SegmentsEnv } from "../db/segments";
 import { hasScope, type Scope } from "../keys/api-key";
 import type { AdmittedKey } from "../keys/verify";
 import { classifyD1Error, logDependencyFault } from "../lib/faults";
@@ -11,12 +12,12 @@ import type { CursorSecrets } from "./cursor";
 import { Refusal, unavailable } from "./refusal";
 
 /** The settings and stores an operation reads beyond its session. */
-export type OperationEnv = CursorSecrets & { DB: D1Database; GET_PET_BROWNOUTS?: string };
+export type OperationEnv = CursorSecrets & SegmentsEnv & { GET_PET_BROWNOUTS?: string };
 
 /** What a door hands an operation, besides its checked input. */
 export type OperationContext = {
-  /** The request's D1 session (src/db/session.ts). */
-  db: RequestDatabase;
+  /** The request's D1 sessions, one per segment it touches (src/db/segment-sessions.ts). */
+  db: SegmentSessions;
   /** The caller, as its door admitted it. */
   caller: AdmittedKey;
   /** The clock, read once for the call. */

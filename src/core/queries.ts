@@ -7,7 +7,8 @@ import { messagesOf } from "../lib/faults";
 import { sha256Hex } from "../lib/sha256";
 import type { NewPet, Pet, PetStatus } from "../schemas";
 
-const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** How long an Idempotency-Key's record guards its key. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** Keyset pagination: the pets after `afterId`, by ascending id (no OFFSET, so deep pages cost the same). */
 const listingOf = (db: Database, byStatus: boolean) =>
@@ -59,8 +60,8 @@ export const insertPet = (db: Database, pet: NewPet): Promise<Pet> =>
   });
 
 /** `apiKeyHash`: the caller's id (callerId in src/keys/api-key.ts), under which its keys are recorded. */
-type IdempotentRequest = { apiKeyHash: string; idempotencyKey: string; now: number };
-type IdempotentOutcome = { pet: Pet; replayed: boolean; sameRequest: boolean };
+export type IdempotentRequest = { apiKeyHash: string; idempotencyKey: string; now: number };
+export type IdempotentOutcome = { pet: Pet; replayed: boolean; sameRequest: boolean };
 
 /** Two bodies are the same request when they validate to the same pet. */
 const requestHashOf = ({ name, categoryId, status }: NewPet) => sha256Hex(JSON.stringify([name, categoryId, status]));
@@ -84,12 +85,13 @@ export const insertPetOnce = async (
 ): Promise<IdempotentOutcome> => {
   const { apiKeyHash, idempotencyKey, now } = request;
   const requestHash = await requestHashOf(pet);
-  const sameKey = and(eq(idempotencyKeys.apiKeyHash, apiKeyHash), eq(idempotencyKeys.idempotencyKey, idempotencyKey));
   try {
     const [, created] = await db.idempotent((session) =>
       session.batch([
         // An expired record no longer guards its key; the hourly prune may not have run yet.
-        session.delete(idempotencyKeys).where(and(sameKey, lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_WINDOW_MS))),
+        session
+          .delete(idempotencyKeys)
+          .where(and(sameKey(request), lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_WINDOW_MS))),
         session.insert(pets).values(pet).returning(),
         session
           .insert(idempotencyKeys)
@@ -101,17 +103,34 @@ export const insertPetOnce = async (
     return { pet: createdPet, replayed: false, sameRequest: true };
   } catch (error) {
     if (!isRecordedKey(error)) throw error;
-    const previous = await db.primary((primary) =>
-      primary
-        .select({ requestHash: idempotencyKeys.requestHash, pet: pets })
-        .from(idempotencyKeys)
-        .innerJoin(pets, eq(pets.id, idempotencyKeys.petId))
-        .where(and(sameKey, gte(idempotencyKeys.createdAt, now - IDEMPOTENCY_WINDOW_MS)))
-        .get(),
-    );
+    const previous = await recordedOutcome(db, pet, request);
     if (!previous) throw new Error("the Idempotency-Key is recorded, but its pet could not be read", { cause: error });
-    return { pet: previous.pet, replayed: true, sameRequest: previous.requestHash === requestHash };
+    return previous;
   }
+};
+
+const sameKey = ({ apiKeyHash, idempotencyKey }: IdempotentRequest) =>
+  and(eq(idempotencyKeys.apiKeyHash, apiKeyHash), eq(idempotencyKeys.idempotencyKey, idempotencyKey));
+
+/**
+ * The replay of the pet recorded under the key within the window, if this database has one,
+ * read from the primary: a replica may not have the record yet.
+ */
+export const recordedOutcome = async (
+  db: RequestDatabase,
+  pet: NewPet,
+  request: IdempotentRequest,
+): Promise<IdempotentOutcome | undefined> => {
+  const previous = await db.primary((primary) =>
+    primary
+      .select({ requestHash: idempotencyKeys.requestHash, pet: pets })
+      .from(idempotencyKeys)
+      .innerJoin(pets, eq(pets.id, idempotencyKeys.petId))
+      .where(and(sameKey(request), gte(idempotencyKeys.createdAt, request.now - IDEMPOTENCY_WINDOW_MS)))
+      .get(),
+  );
+  if (!previous) return undefined;
+  return { pet: previous.pet, replayed: true, sameRequest: previous.requestHash === (await requestHashOf(pet)) };
 };
 
 /** The records older than the window, in batches (src/db/clean-up.ts), oldest first. */

@@ -82,3 +82,17 @@ export const apiKeyLastUsed = sqliteTable("api_key_last_used", {
   /** YYYY-MM-DD. */
   day: text().notNull(),
 });
+
+/**
+ * What this database is as a segment of the pets (src/db/segments.ts): at most one row,
+ * written by `npm run segment:open` (scripts/segments/). Once `closedAt` is set, the
+ * database refuses every new pet (the trigger of drizzle/0005_closed_segment.sql), so that a
+ * Worker still writing here is told, and creates in the next segment instead. A deployment's
+ * first database has no row until a second segment is opened: it is segment 0, open.
+ */
+export const segment = sqliteTable("segment", {
+  /** The segment's place in PET_SEGMENTS, which names its range of ids. */
+  position: integer().primaryKey(),
+  /** Unix milliseconds; null while the segment takes new pets. */
+  closedAt: integer(),
+});

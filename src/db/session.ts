@@ -1,23 +1,35 @@
 import { D1_DEADLINE_MS, retryTransient, withDeadline } from "../lib/faults";
-import { createSessionDatabase, type Database, emptyD1Usage, type RequestDatabase } from "./client";
+import { createSessionDatabase, type D1Usage, type Database, emptyD1Usage, type RequestDatabase } from "./client";
 
 // Each query, or run of queries, within D1_DEADLINE_MS: one that hangs is answered 503.
 const timely = <T>(running: Promise<T>) => withDeadline(running, D1_DEADLINE_MS, "D1");
 
+/** What a request's sessions report, together when it opens one on each of several databases. */
+export type SessionTally = { readonly usage: D1Usage; retries: number };
+
+export const emptyTally = (): SessionTally => ({ usage: emptyD1Usage(), retries: 0 });
+
 /**
- * A request's D1 session, opened on its first query only: an answer from the pet cache
- * needs no database. A class, so that a request that never queries pays for one object,
- * not for a closure for each way to query.
+ * A request's D1 session on one database, opened on its first query only: an answer from the
+ * pet cache needs no database. A class, so that a request that never queries pays for one
+ * object, not for a closure for each way to query.
  */
 export class RequestSession implements RequestDatabase {
-  readonly usage = emptyD1Usage();
-  retries = 0;
   #opened: ReturnType<typeof createSessionDatabase> | undefined;
 
   constructor(
     private readonly d1: D1Database,
     private readonly bookmark: string | undefined,
+    private readonly tally: SessionTally = emptyTally(),
   ) {}
+
+  get usage() {
+    return this.tally.usage;
+  }
+
+  get retries() {
+    return this.tally.retries;
+  }
 
   #db() {
     this.#opened ??= createSessionDatabase(this.d1, this.bookmark, this.usage);
@@ -27,7 +39,7 @@ export class RequestSession implements RequestDatabase {
   idempotent<T>(query: (db: Database) => Promise<T>) {
     return retryTransient(
       () => timely(query(this.#db())),
-      () => this.retries++,
+      () => this.tally.retries++,
     );
   }
 
@@ -38,7 +50,7 @@ export class RequestSession implements RequestDatabase {
   primary<T>(query: (db: Database) => Promise<T>) {
     return retryTransient(
       () => timely(query(createSessionDatabase(this.d1, "first-primary", this.usage).db)),
-      () => this.retries++,
+      () => this.tally.retries++,
     );
   }
 

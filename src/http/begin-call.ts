@@ -3,8 +3,7 @@
 // its answer then states the limit's policy and carries the session's latest bookmark.
 import { createMiddleware } from "hono/factory";
 import { safeParse } from "zod/v4/core";
-import type { RequestDatabase } from "../db/client";
-import { openSession } from "../db/session";
+import { openSegmentSessions, type SegmentSessions } from "../db/segment-sessions";
 import type { AppEnv } from "../env";
 import { isWithinLimit } from "../lib/limiters";
 import { BOOKMARK, sessionHeadersSchema } from "../schemas";
@@ -15,8 +14,8 @@ import { invalid } from "./validate";
 
 declare module "hono" {
   interface ContextVariableMap {
-    /** The request's D1 session, opened on first query (cache hits never open one). */
-    db: RequestDatabase;
+    /** The request's D1 sessions, each opened on its first query (cache hits never open one). */
+    db: SegmentSessions;
     /** Whether the call is within its key's rate limit: each door says how it refuses one that is not. */
     withinLimit: boolean;
   }
@@ -40,7 +39,7 @@ export const beginCall = createMiddleware<AppEnv>(async (c, next) => {
   declareRateLimitPolicy(c);
   const sent = c.req.header(BOOKMARK_HEADER);
   const bookmark = sent !== undefined && BOOKMARK.test(sent) ? sent : undefined;
-  const session = openSession(c.env.DB, bookmark);
+  const session = openSegmentSessions(c.env, bookmark);
   c.set("db", session);
   // Read when the answer is written: after the request's queries.
   declareOwnHeader(c, BOOKMARK_HEADER, () => session.latestBookmark);

@@ -6,7 +6,7 @@ import { getPet } from "../../../src/core/get-pet";
 import { listPets, type PetsPage } from "../../../src/core/list-pets";
 import type { OperationContext } from "../../../src/core/operation";
 import { Refusal } from "../../../src/core/refusal";
-import { openSession } from "../../../src/db/session";
+import { openSegmentSessions } from "../../../src/db/segment-sessions";
 import type { Scope } from "../../../src/keys/api-key";
 import type { NewPet, Pet } from "../../../src/schemas";
 
@@ -18,7 +18,7 @@ const DAY = Date.UTC(2027, 0, 1);
 const contextOf = ({ scopes = ["read", "write"], now = DAY, brownouts = "" } = {}): OperationContext => {
   const execution = createExecutionContext();
   return {
-    db: openSession(env.DB),
+    db: openSegmentSessions(env),
     caller: { label: "core", createdAt: "2027-01-01T00:00:00Z", hash: "core-caller", scopes: scopes as Scope[] },
     now,
     env: { DB: env.DB, CURSOR_SECRET: env.CURSOR_SECRET, CURSOR_SECRET_PREVIOUS: "", GET_PET_BROWNOUTS: brownouts },

@@ -1,0 +1,54 @@
+// Segments laid out as `npm run segment:open` lays them (scripts/segments/statements.ts), on
+// the three databases the worker project binds: DB, PETS_1, PETS_2 (vitest.config.ts).
+import type { D1Migration } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { closeSegmentStatements, startSegmentStatements } from "../../scripts/segments/statements";
+import { startEmpty } from "./empty-database";
+
+const bound = env as Cloudflare.Env & { PETS_1: D1Database; PETS_2: D1Database; TEST_MIGRATIONS: D1Migration[] };
+
+/** The three segments' databases, in the order of their ranges. */
+export const segmentDatabases: readonly D1Database[] = [env.DB, bound.PETS_1, bound.PETS_2];
+
+/**
+ * The Worker's env with the first `count` segments, as a deployment lists them after opening
+ * its `count`th (so the one before the last is closed, or closes next). A new object each
+ * time: the Worker learns which segment is open once per env (src/core/open-segment.ts), as
+ * an isolate does, so each call is a fresh isolate's.
+ */
+export const segmentEnv = (count: 1 | 2 | 3) => ({
+  ...env,
+  PET_SEGMENTS: ["DB", "PETS_1", "PETS_2"].slice(0, count).join(" "),
+  PETS_1: bound.PETS_1,
+  PETS_2: bound.PETS_2,
+});
+
+const runAll = (database: D1Database, statements: string[]) =>
+  database.batch(statements.map((statement) => database.prepare(statement)));
+
+/** Segments 1 and 2 started (their first ids set), segment 0 open: the state after `npm run segment:open` created them. */
+export const startSegments = async () => {
+  for (const [position, database] of segmentDatabases.entries())
+    await runAll(database, startSegmentStatements(position));
+};
+
+/** Closes segment `position` at `closedAt`, as the script's last step does. */
+export const closeSegment = (position: number, closedAt: number) => {
+  const database = segmentDatabases[position];
+  if (!database) throw new Error(`no segment ${position}`);
+  return runAll(database, closeSegmentStatements(position, closedAt));
+};
+
+/** The three databases emptied, segments started again. */
+export const freshSegments = async () => {
+  await Promise.all(segmentDatabases.map((database) => startEmpty(database, bound.TEST_MIGRATIONS)));
+  await startSegments();
+};
+
+/** How many pets each segment holds. */
+export const petsPerSegment = () =>
+  Promise.all(
+    segmentDatabases.map(
+      async (database) => (await database.prepare("SELECT count(*) AS n FROM pets").first<{ n: number }>())?.n,
+    ),
+  );

@@ -1,0 +1,257 @@
+import { createExecutionContext } from "cloudflare:test";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { PetsPage } from "../../../src/core/list-pets";
+import type { OperationContext, OperationEnv } from "../../../src/core/operation";
+import type { Refusal } from "../../../src/core/refusal";
+import type { NewPet, Pet, PetStatus } from "../../../src/schemas";
+import { resetOwnModules } from "../../helpers/reset-own-modules";
+import { closeSegment, freshSegments, petsPerSegment, segmentEnv } from "../../helpers/segments";
+
+// The operations over three segments (src/db/segments.ts), each id range 2^40 wide: ids,
+// the walk, getPet, creates and their Idempotency-Keys across a segment's closing.
+
+const SPAN = 2 ** 40;
+const DAY = Date.UTC(2027, 0, 1);
+const HOUR = 60 * 60 * 1000;
+
+type Isolate = { env: OperationEnv };
+/** A fresh isolate of a deployment that lists `count` segments (it learns which one is open on its own). */
+const isolate = (count: 1 | 2 | 3 = 3): Isolate => ({ env: segmentEnv(count) });
+
+const contextOf = ({ env }: Isolate, now = DAY): OperationContext => {
+  const execution = createExecutionContext();
+  return {
+    db: openSegmentSessions(env),
+    caller: {
+      label: "segments",
+      createdAt: "2027-01-01T00:00:00Z",
+      hash: "segments-caller",
+      scopes: ["read", "write"],
+    },
+    now,
+    env,
+    waitUntil: (work) => execution.waitUntil(work),
+    requestId: "segments-test",
+  };
+};
+
+/** The Worker's modules, evaluated afresh for each test: an isolate that has cached nothing of the storage each test empties. */
+const loadWorker = async () => {
+  resetOwnModules();
+  return {
+    ...(await import("../../../src/core/create-pet")),
+    ...(await import("../../../src/core/get-pet")),
+    ...(await import("../../../src/core/list-pets")),
+    ...(await import("../../../src/core/refusal")),
+    ...(await import("../../../src/db/segment-sessions")),
+  };
+};
+let worker: Awaited<ReturnType<typeof loadWorker>>;
+const createPet: typeof worker.createPet = { scope: "write", run: (...args) => worker.createPet.run(...args) };
+const getPet: typeof worker.getPet = { scope: "read", run: (...args) => worker.getPet.run(...args) };
+const listPets: typeof worker.listPets = { scope: "read", run: (...args) => worker.listPets.run(...args) };
+const openSegmentSessions: typeof worker.openSegmentSessions = (...args) => worker.openSegmentSessions(...args);
+
+const accepted = <Value>(outcome: Value | Refusal): Value => {
+  if (outcome instanceof worker.Refusal) throw new Error(`refused: ${outcome.code}: ${outcome.message}`);
+  return outcome as Value;
+};
+
+const pet = (name: string, status: PetStatus = "available"): NewPet => ({ name, categoryId: 1, status });
+
+const create = async (
+  at: Isolate,
+  newPet: NewPet,
+  { idempotencyKey, now }: { idempotencyKey?: string; now?: number } = {},
+) => {
+  const context = contextOf(at, now);
+  const created = accepted(await createPet.run(context, { pet: newPet, idempotencyKey }));
+  return { ...created, roundTrips: context.db.usage.roundTrips };
+};
+
+/** Every page of a walk, with the round trips of each. */
+const walk = async (at: Isolate, limit: number, status?: PetStatus) => {
+  const pages: { pets: Pet[]; roundTrips: number }[] = [];
+  let cursor: string | undefined;
+  do {
+    const context = contextOf(at);
+    const page: PetsPage = accepted(await listPets.run(context, { limit, status, cursor }));
+    pages.push({ pets: page.pets, roundTrips: context.db.usage.roundTrips });
+    cursor = page.nextCursor;
+  } while (cursor !== undefined && pages.length < 100);
+  return pages;
+};
+
+/**
+ * A deployment's life: the pets of `perSegment[0]` created while it had one segment, then
+ * segment 1 listed and 0 closed, and so on. Answers the names in the order created.
+ */
+const history = async (perSegment: NewPet[][]) => {
+  const created: Pet[] = [];
+  for (const [position, pets] of perSegment.entries()) {
+    if (position > 0) await closeSegment(position - 1, DAY);
+    const at = isolate((position + 1) as 1 | 2 | 3);
+    for (const newPet of pets) created.push((await create(at, newPet)).pet);
+  }
+  return created;
+};
+
+beforeEach(async () => {
+  await freshSegments();
+  worker = await loadWorker();
+});
+
+describe("ids across segments", () => {
+  it("are each segment's own range, ascending, and within 2^53", async () => {
+    const created = await history([[pet("zero")], [pet("one")], [pet("two")]]);
+    expect(created.map(({ id }) => id)).toEqual([1, SPAN, 2 * SPAN]);
+    expect(await petsPerSegment()).toEqual([1, 1, 1]);
+  });
+
+  it("stay in the segment before the last until it is closed", async () => {
+    await history([[pet("zero")], [pet("still zero")]].slice(0, 1));
+    // Segment 1 listed, segment 0 not closed yet: creates stay in 0.
+    const at = isolate(2);
+    expect((await create(at, pet("still zero"))).pet.id).toBe(2);
+    expect(await petsPerSegment()).toEqual([2, 0, 0]);
+  });
+});
+
+describe("a create that races a segment's closing", () => {
+  it("is refused by the closed segment, retried once on the next, and stored once", async () => {
+    const at = isolate(2);
+    await create(at, pet("before")); // this isolate now knows segment 0 as open
+    await closeSegment(0, DAY);
+    const raced = await create(at, pet("raced"));
+    expect(raced.pet.id).toBe(SPAN);
+    expect(await petsPerSegment()).toEqual([1, 1, 0]);
+    // Known from then on: the next create goes straight to segment 1.
+    expect((await create(at, pet("after"))).roundTrips).toBe(1);
+  });
+
+  it("with an Idempotency-Key, is stored once too", async () => {
+    const at = isolate(2);
+    await create(at, pet("before"));
+    await closeSegment(0, DAY);
+    const raced = await create(at, pet("raced"), { idempotencyKey: "raced" });
+    expect([raced.pet.id, raced.replayed]).toEqual([SPAN, false]);
+    expect(await petsPerSegment()).toEqual([1, 1, 0]);
+  });
+
+  it("by a Worker that lists no later segment is 503, and stores nothing", async () => {
+    const old = isolate(1);
+    await create(old, pet("zero"));
+    await closeSegment(0, DAY);
+    const refused = await createPet.run(contextOf(old), { pet: pet("nowhere") });
+    expect(refused).toMatchObject({ code: "unavailable", status: 503 });
+    expect(await petsPerSegment()).toEqual([1, 0, 0]);
+    // A Worker that lists segment 1 stores it there.
+    expect((await create(isolate(2), pet("somewhere"))).pet.id).toBe(SPAN);
+  });
+});
+
+describe("an Idempotency-Key across a segment's closing", () => {
+  it("is answered with the same pet from the closed segment, and refused with another body", async () => {
+    const first = await create(isolate(2), pet("once"), { idempotencyKey: "k-1" });
+    await closeSegment(0, DAY);
+    const at = isolate(2);
+    const replay = await create(at, pet("once"), { idempotencyKey: "k-1", now: DAY + 23 * HOUR });
+    expect([replay.pet, replay.replayed]).toEqual([first.pet, true]);
+    const other = await createPet.run(contextOf(at, DAY + 23 * HOUR), { pet: pet("twice"), idempotencyKey: "k-1" });
+    expect(other).toMatchObject({ code: "idempotency_key_reused" });
+    expect(await petsPerSegment()).toEqual([1, 0, 0]);
+  });
+
+  it("is answered from the closed segment by an isolate that learns of the closing from its refusal", async () => {
+    const at = isolate(2);
+    const first = await create(at, pet("once"), { idempotencyKey: "k-5" });
+    await closeSegment(0, DAY);
+    await create(at, pet("other")); // refused by segment 0, stored in 1
+    const replay = await create(at, pet("once"), { idempotencyKey: "k-5", now: DAY + HOUR });
+    expect([replay.pet, replay.replayed]).toEqual([first.pet, true]);
+    expect(await petsPerSegment()).toEqual([1, 1, 0]);
+  });
+
+  it("creates anew once its 24 hours have passed, in the open segment", async () => {
+    await create(isolate(2), pet("once"), { idempotencyKey: "k-2" });
+    await closeSegment(0, DAY);
+    const later = await create(isolate(2), pet("once"), { idempotencyKey: "k-2", now: DAY + 26 * HOUR });
+    expect([later.pet.id, later.replayed]).toEqual([SPAN, false]);
+    expect(await petsPerSegment()).toEqual([1, 1, 0]);
+  });
+
+  it("looks into a segment closed within its 24 hours, and not into one closed before", async () => {
+    await closeSegment(0, DAY);
+    const recent = isolate(2);
+    await create(recent, pet("first"), { idempotencyKey: "k-3", now: DAY + HOUR });
+    // The closed segment's record looked for, then the insert.
+    expect((await create(recent, pet("second"), { idempotencyKey: "k-4", now: DAY + HOUR })).roundTrips).toBe(2);
+    const later = isolate(2);
+    await create(later, pet("third"), { idempotencyKey: "k-6", now: DAY + 26 * HOUR });
+    expect((await create(later, pet("fourth"), { idempotencyKey: "k-7", now: DAY + 26 * HOUR })).roundTrips).toBe(1);
+  });
+});
+
+describe("getPet across segments", () => {
+  it("makes one query, to the segment its id names, and none for an id in no segment", async () => {
+    const created = await history([[pet("zero")], [pet("one")], [pet("two")]]);
+    worker = await loadWorker(); // an isolate that did not create them
+    for (const { id } of created) {
+      const context = contextOf(isolate());
+      expect(accepted(await getPet.run(context, { petId: id })).pet.id).toBe(id);
+      expect(context.db.usage.roundTrips).toBe(1);
+    }
+    const context = contextOf(isolate());
+    expect(await getPet.run(context, { petId: 3 * SPAN })).toMatchObject({ status: 404 });
+    expect(context.db.usage.roundTrips).toBe(0);
+    // The last id a segment owns is looked for there.
+    const edge = contextOf(isolate());
+    expect(await getPet.run(edge, { petId: 3 * SPAN - 1 })).toMatchObject({ status: 404 });
+    expect(edge.db.usage.roundTrips).toBe(1);
+  });
+});
+
+describe("the walk across segments", () => {
+  it("visits every pet once, by ascending id, with at most two queries a page", async () => {
+    const perSegment = [3, 2, 4].map((count, position) =>
+      Array.from({ length: count }, (_, index) => pet(`s${position}-${index}`, index % 2 ? "sold" : "available")),
+    );
+    const created = await history(perSegment);
+    for (const limit of [1, 2, 3, 4, 9, 10]) {
+      for (const status of [undefined, "available", "sold"] as const) {
+        const pages = await walk(isolate(), limit, status);
+        const expected = created.filter((one) => status === undefined || one.status === status);
+        expect(pages.flatMap((page) => page.pets)).toEqual(expected);
+        expect(Math.max(...pages.map((page) => page.roundTrips))).toBeLessThanOrEqual(2);
+      }
+    }
+  });
+
+  it("answers a short page that links on when two segments hold no match, and ends", async () => {
+    await history([[pet("sold-0", "sold")], [pet("sold-1", "sold")], [pet("pending-2", "pending")]]);
+    const pages = await walk(isolate(), 5, "pending");
+    expect(pages.map((page) => page.pets.map((found) => found.name))).toEqual([[], ["pending-2"]]);
+    expect(pages.map((page) => page.roundTrips)).toEqual([2, 1]);
+  });
+
+  it("ends in the segment before the last while that one is open", async () => {
+    await history([[pet("a"), pet("b")]]);
+    const pages = await walk(isolate(2), 5);
+    expect(pages.map((page) => page.pets.map((found) => found.name))).toEqual([["a", "b"]]);
+  });
+
+  it("refuses a cursor past every segment", async () => {
+    await history([[pet("a")], [pet("b")], [pet("c")]]);
+    const first = accepted(await listPets.run(contextOf(isolate()), { limit: 1, status: "available" }));
+    const second = accepted(
+      await listPets.run(contextOf(isolate()), { limit: 1, status: "available", cursor: first.nextCursor }),
+    );
+    // A cursor after segment 0, used by a deployment that lists segment 0 alone.
+    const refused = await listPets.run(contextOf(isolate(1)), {
+      limit: 1,
+      status: "available",
+      cursor: second.nextCursor,
+    });
+    expect(refused).toMatchObject({ code: "invalid_request", status: 400 });
+  });
+});
