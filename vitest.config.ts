@@ -12,6 +12,11 @@ const RATE_LIMIT_IN_TESTS = 150;
  * quiet durations fails there (the 30 s around `npm run check:deploy`, 9 s quiet, did).
  */
 const HANG_GUARD = { testTimeout: 600_000, hookTimeout: 600_000 };
+/** The worker tests that run with three segments too. */
+const THREE_SEGMENT_TESTS = [
+  "test/worker/{pets,core,segments,deprecation,client}/**/*.test.ts",
+  "test/worker/mcp/{arguments,count,endpoint,modern,plumbing}.test.ts",
+];
 const TEST_CURSOR_SECRET = "test-cursor-secret-0123456789abcdef";
 // The property tests' seed (test/worker/pets/properties.test.ts): FC_SEED replays a run.
 const PROPERTY_SEED = process.env.FC_SEED ?? String(Math.floor(Math.random() * 2 ** 31));
@@ -50,6 +55,76 @@ export default defineConfig(async () => {
     // an isolate apart from the tests (test/helpers/apply-migrations.ts), finds where that code looks.
     banner: mutant ? { js: `globalThis.__stryker__ = { activeMutant: ${JSON.stringify(mutant)} };` } : {},
   });
+  /** The API, inside workerd with real D1, KV and rate-limit bindings: the tests of `include`, with pets in `segments`. */
+  const workerProject = (name: string, include: string[], segments: string) => ({
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            TEST_RATE_LIMIT: RATE_LIMIT_IN_TESTS,
+            RATE_LIMIT_QUOTA: String(RATE_LIMIT_IN_TESTS),
+            // Wins over a developer's .dev.vars, so that every run signs cursors alike.
+            CURSOR_SECRET: TEST_CURSOR_SECRET,
+            CURSOR_SECRET_PREVIOUS: "",
+            ACCESS_LOG: "json",
+            FC_SEED: PROPERTY_SEED,
+            STRADDLE_LIMITER_WINDOW: process.env.STRADDLE_LIMITER_WINDOW ?? "",
+            // The mutant that `npm run test:mutation` runs these tests against (test/helpers/apply-migrations.ts).
+            STRYKER_ACTIVE_MUTANT: mutant ?? "",
+            // The segments the Worker stores pets in (src/db/segments.ts): DB alone as in wrangler.toml, or
+            // three, laid out by test/helpers/apply-migrations.ts as a deployment leaves them.
+            PET_SEGMENTS: segments,
+          },
+          // The sign-in Worker, on the same KV of keys and failure throttle as the API (wrangler.auth.toml).
+          workers: [
+            {
+              name: "petstore-auth",
+              modules: true,
+              scriptPath: signInWorker,
+              compatibilityDate: "2026-04-20",
+              compatibilityFlags: ["global_fetch_strictly_public"],
+              kvNamespaces: { API_KEYS: "00000000000000000000000000000000", OAUTH_KV: "oauth-kv" },
+              ratelimits: { AUTH_FAILURE_LIMITER: { namespace_id: "1100", simple: { limit: 60, period: 60 } } },
+            },
+          ],
+          // A second database for test/worker/db/session.test.ts to stand in for a replica that lags,
+          // and two more segments of pets (src/db/segments.ts) for the tests of three.
+          d1Databases: { LAGGING_REPLICA: "lagging-replica", PETS_1: "pets-1", PETS_2: "pets-2" },
+          // The sign-in Worker's own store, for test/worker/mcp/sign-in-faults.test.ts to run that Worker on it, broken.
+          kvNamespaces: { TEST_OAUTH_KV: "oauth-kv" },
+          // Low enough for test/worker/http/rate-limit.test.ts to reach; tests that send many
+          // requests use keys of their own.
+          ratelimits: {
+            RATE_LIMITER: { namespace_id: "1000", simple: { limit: RATE_LIMIT_IN_TESTS, period: 60 } },
+          },
+        },
+      }),
+    ],
+    test: {
+      name,
+      include,
+      // Vitest's module cache on disk makes a file's run, at its first fetch of a module the
+      // runtime lacks, ask for a snapshot of the file's whole import graph, and the pool reads
+      // every module's code into it for workerd: megabytes (zod, hono, the OAuth provider,
+      // each under two names) sent to a runtime that holds them already. Without the cache, a
+      // runtime fetches each module it lacks, and a library's once.
+      fsModuleCache: false,
+      // The files share two runtimes instead of starting one each (about 3 s a file on
+      // two cores); test/helpers/apply-migrations.ts gives each file a fresh start.
+      isolate: false,
+      maxWorkers: 2,
+      ...HANG_GUARD,
+      // The access log dropped inside workerd rather than carried out to be dropped; then a fresh
+      // start; and at the end, the wait for the file's work after its answers.
+      setupFiles: [
+        "./test/helpers/drop-access-log.ts",
+        "./test/helpers/apply-migrations.ts",
+        "./test/helpers/settle-deferred-work.ts",
+      ],
+    },
+  });
   return {
     test: {
       // A passing run prints its summary alone, the same lines on any machine however many
@@ -62,73 +137,9 @@ export default defineConfig(async () => {
       // (each sets maxWorkers: 2, which a group requires alike), the slowest first.
       sequence: { sequencer: HeaviestFirst },
       projects: [
-        {
-          // The API, inside workerd with real D1, KV and rate-limit bindings.
-          plugins: [
-            cloudflareTest({
-              wrangler: { configPath: "./wrangler.toml" },
-              miniflare: {
-                bindings: {
-                  TEST_MIGRATIONS: migrations,
-                  TEST_RATE_LIMIT: RATE_LIMIT_IN_TESTS,
-                  RATE_LIMIT_QUOTA: String(RATE_LIMIT_IN_TESTS),
-                  // Wins over a developer's .dev.vars, so that every run signs cursors alike.
-                  CURSOR_SECRET: TEST_CURSOR_SECRET,
-                  CURSOR_SECRET_PREVIOUS: "",
-                  ACCESS_LOG: "json",
-                  FC_SEED: PROPERTY_SEED,
-                  STRADDLE_LIMITER_WINDOW: process.env.STRADDLE_LIMITER_WINDOW ?? "",
-                  // The mutant that `npm run test:mutation` runs these tests against (test/helpers/apply-migrations.ts).
-                  STRYKER_ACTIVE_MUTANT: mutant ?? "",
-                },
-                // The sign-in Worker, on the same KV of keys and failure throttle as the API (wrangler.auth.toml).
-                workers: [
-                  {
-                    name: "petstore-auth",
-                    modules: true,
-                    scriptPath: signInWorker,
-                    compatibilityDate: "2026-04-20",
-                    compatibilityFlags: ["global_fetch_strictly_public"],
-                    kvNamespaces: { API_KEYS: "00000000000000000000000000000000", OAUTH_KV: "oauth-kv" },
-                    ratelimits: { AUTH_FAILURE_LIMITER: { namespace_id: "1100", simple: { limit: 60, period: 60 } } },
-                  },
-                ],
-                // A second database for test/worker/db/session.test.ts to stand in for a replica that lags,
-                // and two more segments of pets (src/db/segments.ts) for the tests of three.
-                d1Databases: { LAGGING_REPLICA: "lagging-replica", PETS_1: "pets-1", PETS_2: "pets-2" },
-                // The sign-in Worker's own store, for test/worker/mcp/sign-in-faults.test.ts to run that Worker on it, broken.
-                kvNamespaces: { TEST_OAUTH_KV: "oauth-kv" },
-                // Low enough for test/worker/http/rate-limit.test.ts to reach; tests that send many
-                // requests use keys of their own.
-                ratelimits: {
-                  RATE_LIMITER: { namespace_id: "1000", simple: { limit: RATE_LIMIT_IN_TESTS, period: 60 } },
-                },
-              },
-            }),
-          ],
-          test: {
-            name: "worker",
-            include: ["test/worker/**/*.test.ts"],
-            // Vitest's module cache on disk makes a file's run, at its first fetch of a module the
-            // runtime lacks, ask for a snapshot of the file's whole import graph, and the pool reads
-            // every module's code into it for workerd: megabytes (zod, hono, the OAuth provider,
-            // each under two names) sent to a runtime that holds them already. Without the cache, a
-            // runtime fetches each module it lacks, and a library's once.
-            fsModuleCache: false,
-            // The files share two runtimes instead of starting one each (about 3 s a file on
-            // two cores); test/helpers/apply-migrations.ts gives each file a fresh start.
-            isolate: false,
-            maxWorkers: 2,
-            ...HANG_GUARD,
-            // The access log dropped inside workerd rather than carried out to be dropped; then a fresh
-            // start; and at the end, the wait for the file's work after its answers.
-            setupFiles: [
-              "./test/helpers/drop-access-log.ts",
-              "./test/helpers/apply-migrations.ts",
-              "./test/helpers/settle-deferred-work.ts",
-            ],
-          },
-        },
+        workerProject("worker", ["test/worker/**/*.test.ts"], "DB"),
+        // Again with three segments, segment 0 closed and 1 open: the tests of what reads or writes pets.
+        workerProject("worker-3-segments", THREE_SEGMENT_TESTS, "DB PETS_1 PETS_2"),
         {
           // What needs Node and no Worker: the repository's checks, the OpenAPI linter, the scripts.
           test: {

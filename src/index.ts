@@ -1,7 +1,9 @@
 import { app } from "./app";
 import { deleteExpiredIdempotencyKeys } from "./core/queries";
-import type { CleanUpOutcome } from "./db/clean-up";
+import { segmentsToClean } from "./core/segments-to-clean";
+import { CLEAN_UP_MAX_QUERIES, type CleanUpOutcome } from "./db/clean-up";
 import { createDatabase } from "./db/client";
+import { segmentLayout } from "./db/segments";
 import { deleteOldDeprecatedCalls } from "./deprecation/usage";
 import { messagesOf } from "./lib/faults";
 
@@ -9,16 +11,27 @@ export default {
   fetch: app.fetch,
   /**
    * The hourly cron (wrangler.toml): idempotency records live 24 hours, usage records
-   * DEPRECATED_USAGE_RETENTION_DAYS, each deleted in batches (src/db/clean-up.ts). Each
-   * clean-up runs whatever the others do and logs what it deleted; each failure is logged,
-   * and the run fails if any did.
+   * DEPRECATED_USAGE_RETENTION_DAYS, each deleted in batches (src/db/clean-up.ts), the
+   * idempotency records in every segment that may hold some (src/core/segments-to-clean.ts),
+   * within one budget of queries. Each clean-up runs whatever the others do and logs what it
+   * deleted; each failure is logged, and the run fails if any did.
    */
   async scheduled(controller, env) {
-    const db = createDatabase(env.DB);
+    const now = controller.scheduledTime;
+    const budget = { left: CLEAN_UP_MAX_QUERIES };
     const cleanUps: [string, () => Promise<CleanUpOutcome>][] = [
-      ["expired idempotency records", () => deleteExpiredIdempotencyKeys(db, controller.scheduledTime)],
-      ["old deprecated-call records", () => deleteOldDeprecatedCalls(db, controller.scheduledTime)],
+      ["old deprecated-call records", () => deleteOldDeprecatedCalls(createDatabase(env.DB), now, undefined, budget)],
     ];
+    try {
+      const segments = await segmentsToClean(segmentLayout(env), now, budget);
+      // Named by segment when there are several, so that a failure says where.
+      for (const { position, db } of segments) {
+        const records = `expired idempotency records${segments.length > 1 ? ` in segment ${position}` : ""}`;
+        cleanUps.push([records, () => deleteExpiredIdempotencyKeys(db, now, undefined, budget)]);
+      }
+    } catch (error) {
+      cleanUps.push(["expired idempotency records", () => Promise.reject(error)]);
+    }
     const failed: string[] = [];
     await Promise.all(
       cleanUps.map(async ([records, cleanUp]) => {

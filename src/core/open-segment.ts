@@ -1,8 +1,7 @@
 // Which segment takes creates, as this isolate knows it: the open one is the last of
 // PET_SEGMENTS once the one before it is closed, and that one until then (`npm run
 // segment:open` deploys a new segment's binding before it closes the previous one). Learned
-// from the segments' own rows, and kept for the isolate's life (by layout: the platform hands
-// every request the same env, and so the same layout, until the bindings change): a closed
+// from the segments' own rows, and kept for the isolate's life (by PET_SEGMENTS): a closed
 // segment stays closed.
 
 import type { SegmentSessions } from "../db/segment-sessions";
@@ -12,13 +11,13 @@ import { unavailable } from "./refusal";
 import { selectClosedAt } from "./segment-queries";
 
 type Knowledge = { open?: number; readonly closedAt: Map<number, number> };
-const knowledge = new WeakMap<SegmentLayout, Knowledge>();
+const knowledge = new Map<string, Knowledge>();
 
 const knowledgeOf = (layout: SegmentLayout): Knowledge => {
-  let known = knowledge.get(layout);
+  let known = knowledge.get(layout.key);
   if (!known) {
     known = { closedAt: new Map() };
-    knowledge.set(layout, known);
+    knowledge.set(layout.key, known);
   }
   return known;
 };

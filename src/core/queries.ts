@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, gte, lt, sql } from "drizzle-orm";
-import { deleteBelow } from "../db/clean-up";
+import { deleteBelow, type QueryBudget } from "../db/clean-up";
 import type { Database, RequestDatabase } from "../db/client";
 import { prepared, runPrepared } from "../db/prepared";
 import { idempotencyKeys, pets } from "../db/schema";
@@ -134,5 +134,5 @@ export const recordedOutcome = async (
 };
 
 /** The records older than the window, in batches (src/db/clean-up.ts), oldest first. */
-export const deleteExpiredIdempotencyKeys = (db: Database, now: number, clock?: () => number) =>
-  deleteBelow(db, idempotencyKeys, idempotencyKeys.createdAt, now - IDEMPOTENCY_WINDOW_MS, clock);
+export const deleteExpiredIdempotencyKeys = (db: Database, now: number, clock?: () => number, budget?: QueryBudget) =>
+  deleteBelow(db, idempotencyKeys, idempotencyKeys.createdAt, now - IDEMPOTENCY_WINDOW_MS, clock, budget);

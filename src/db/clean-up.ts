@@ -11,8 +11,16 @@ import type { Database } from "./client";
 export const CLEAN_UP_BATCH_ROWS = 1000;
 /** A run starts no batch after this long; the next hourly run goes on from there. */
 export const CLEAN_UP_BUDGET_MS = 60_000;
+/**
+ * A run makes at most this many queries in all, its reads of the segments included: the
+ * platform allows a Worker's invocation 1,000, and the rest are for the log and a margin.
+ */
+export const CLEAN_UP_MAX_QUERIES = 900;
 
 export type CleanUpOutcome = { deleted: number; statements: number; finished: boolean };
+
+/** The queries a run may still make, shared by all its clean-ups. */
+export type QueryBudget = { left: number };
 
 /**
  * Runs `deleteBatch` (which deletes at most `limit` rows, and says how many it deleted)
@@ -22,16 +30,19 @@ export type CleanUpOutcome = { deleted: number; statements: number; finished: bo
 export const deleteInBatches = async (
   deleteBatch: (limit: number) => Promise<number>,
   clock: () => number = Date.now,
+  budget: QueryBudget = { left: CLEAN_UP_MAX_QUERIES },
 ): Promise<CleanUpOutcome> => {
   const started = clock();
   const outcome = { deleted: 0, statements: 0, finished: false };
-  for (;;) {
+  while (budget.left > 0) {
+    budget.left--;
     const deleted = await deleteBatch(CLEAN_UP_BATCH_ROWS);
     outcome.deleted += deleted;
     outcome.statements++;
     if (deleted < CLEAN_UP_BATCH_ROWS) return { ...outcome, finished: true };
     if (clock() - started >= CLEAN_UP_BUDGET_MS) return outcome;
   }
+  return outcome;
 };
 
 /** The rows of `table` whose `column` is below `bound`, in batches, the lowest first (by the column's index). */
@@ -41,8 +52,13 @@ export const deleteBelow = (
   column: SQLiteColumn,
   bound: number | string,
   clock?: () => number,
+  budget?: QueryBudget,
 ) =>
-  deleteInBatches(async (limit) => {
-    const lowest = db.select({ rowid: sql`rowid` }).from(table).where(lt(column, bound)).orderBy(column).limit(limit);
-    return (await db.delete(table).where(inArray(sql`rowid`, lowest))).meta.changes;
-  }, clock);
+  deleteInBatches(
+    async (limit) => {
+      const lowest = db.select({ rowid: sql`rowid` }).from(table).where(lt(column, bound)).orderBy(column).limit(limit);
+      return (await db.delete(table).where(inArray(sql`rowid`, lowest))).meta.changes;
+    },
+    clock,
+    budget,
+  );

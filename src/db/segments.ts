@@ -19,8 +19,8 @@ export const lastIdOf = (position: number) => (position + 1) * SEGMENT_SPAN - 1;
 /** The settings that name the segments: PET_SEGMENTS, and the bindings it names. */
 export type SegmentsEnv = { DB: D1Database; PET_SEGMENTS?: string };
 
-/** A deployment's segments: their bindings' names and databases, in the order of their ranges. */
-export type SegmentLayout = { readonly databases: readonly D1Database[] };
+/** A deployment's segments: PET_SEGMENTS as read, and their databases in the order of their ranges. */
+export type SegmentLayout = { readonly key: string; readonly databases: readonly D1Database[] };
 
 const PET_SEGMENTS_SHAPE = /^DB(?: PETS_[1-9][0-9]{0,3})*$/;
 
@@ -47,7 +47,7 @@ export const segmentLayout = (env: SegmentsEnv): SegmentLayout => {
     if (!database) throw new Error(`PET_SEGMENTS names ${name}, which is not a D1 binding of this Worker`);
     return database;
   });
-  const layout = { databases };
+  const layout = { key, databases };
   layouts.set(env, layout);
   return layout;
 };

@@ -1,4 +1,4 @@
-import { deleteBelow } from "../db/clean-up";
+import { deleteBelow, type QueryBudget } from "../db/clean-up";
 import type { Database } from "../db/client";
 import { deprecatedCalls } from "../db/schema";
 import { CACHE_SHARES, estimateBytes } from "../lib/bounded-cache";
@@ -125,5 +125,12 @@ export const countDeprecatedCall = ({ caller, now, env, waitUntil }: CountedCall
 };
 
 /** The rows of days before the retention, in batches (src/db/clean-up.ts), oldest first. */
-export const deleteOldDeprecatedCalls = (db: Database, now: number, clock?: () => number) =>
-  deleteBelow(db, deprecatedCalls, deprecatedCalls.day, utcDay(now - DEPRECATED_USAGE_RETENTION_DAYS * DAY_MS), clock);
+export const deleteOldDeprecatedCalls = (db: Database, now: number, clock?: () => number, budget?: QueryBudget) =>
+  deleteBelow(
+    db,
+    deprecatedCalls,
+    deprecatedCalls.day,
+    utcDay(now - DEPRECATED_USAGE_RETENTION_DAYS * DAY_MS),
+    clock,
+    budget,
+  );

@@ -2,6 +2,7 @@ import type { D1Migration } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { startEmpty } from "./empty-database";
 import { resetOwnModules } from "./reset-own-modules";
+import { layOutSegments } from "./segments";
 
 // Runs before each test file. The files share one runtime (isolate: false in
 // vitest.config.ts), so each starts here as it would alone: the Worker's modules
@@ -24,6 +25,9 @@ process.env.STRADDLE_LIMITER_WINDOW = STRADDLE_LIMITER_WINDOW;
 if (STRYKER_ACTIVE_MUTANT) process.env.__STRYKER_ACTIVE_MUTANT__ = STRYKER_ACTIVE_MUTANT;
 // Every segment a test may name (src/db/segments.ts); the layout is each test's.
 await Promise.all([env.DB, PETS_1, PETS_2].map((database) => startEmpty(database, TEST_MIGRATIONS)));
+// The project of three segments (vitest.config.ts) starts where `npm run segment:open` leaves a
+// deployment that opened its third: segment 0 closed (long ago), 1 open, 2 listed.
+if (env.PET_SEGMENTS !== "DB") await layOutSegments();
 
 for (let cursor: string | undefined; ; ) {
   const page: KVNamespaceListResult<unknown> = await env.API_KEYS.list({ cursor });

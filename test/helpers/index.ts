@@ -7,6 +7,7 @@ import type { NewPet, Pet } from "../../src/schemas";
 import { buildRequest, createPetThrough, type RequestOptions } from "./api-client";
 import { expectConformance } from "./conformance";
 import { expectMcpConformance } from "./mcp-conformance";
+import { petsPerSegment } from "./segments";
 
 export { expectError, expectUnavailable, nextLink, nextQuery, walkPages } from "./api-client";
 
@@ -92,9 +93,10 @@ export const keyWithPet = async (label: string): Promise<{ key: string; pet: Pet
   return { key, pet: await createPet(key, { name: "Steady", categoryId: 1, status: "pending" }) };
 };
 
+/** The pets stored, in every segment. */
 export const countPets = async (): Promise<number> => {
-  const row = await env.DB.prepare("select count(*) as count from pets").first<{ count: number }>();
-  return row?.count ?? 0;
+  const perSegment = await petsPerSegment();
+  return perSegment.reduce((sum, count) => sum + count, 0);
 };
 
 /**

@@ -39,6 +39,12 @@ export const closeSegment = (position: number, closedAt: number) => {
   return runAll(database, closeSegmentStatements(position, closedAt));
 };
 
+/** Segments started, and segment 0 closed at the epoch: the Worker's three segments in the project of three (vitest.config.ts). */
+export const layOutSegments = async () => {
+  await startSegments();
+  await closeSegment(0, 0);
+};
+
 /** The three databases emptied, segments started again. */
 export const freshSegments = async () => {
   await Promise.all(segmentDatabases.map((database) => startEmpty(database, bound.TEST_MIGRATIONS)));
@@ -46,9 +52,21 @@ export const freshSegments = async () => {
 };
 
 /** How many pets each segment holds. */
-export const petsPerSegment = () =>
+export const petsPerSegment = (): Promise<number[]> =>
   Promise.all(
     segmentDatabases.map(
-      async (database) => (await database.prepare("SELECT count(*) AS n FROM pets").first<{ n: number }>())?.n,
+      async (database) => (await database.prepare("SELECT count(*) AS n FROM pets").first<{ n: number }>())?.n ?? 0,
     ),
   );
+
+/**
+ * The database that takes new pets in this project (vitest.config.ts): DB with one segment,
+ * PETS_1 with three (segment 0 closed), for the tests that look at what was stored.
+ */
+export const petsDatabase = (): D1Database => (env.PET_SEGMENTS === "DB" ? env.DB : bound.PETS_1);
+
+/**
+ * The queries of a page read from the first pet on: one, or, in the project of three, two (segment
+ * 0 holds no pet there, so the walk goes on into segment 1, where they are).
+ */
+export const FIRST_PAGE_QUERIES = env.PET_SEGMENTS === "DB" ? 1 : 2;

@@ -5,7 +5,10 @@
 // no storage and pass untouched. The real bindings do the work: nothing is mocked.
 
 export type StorageCall = {
+  /** "DB" for a call to any D1 database of pets: DB itself, or a later segment (`segment` says which). */
   binding: "DB" | "API_KEYS" | "RATE_LIMITER" | "AUTH_FAILURE_LIMITER";
+  /** For a D1 call, the segment of pets (src/db/segments.ts) whose database it went to. */
+  segment?: number;
   method: string;
   /** The SQL of a D1 call (a batch's statements joined by ";\n"). */
   sql?: string;
@@ -21,13 +24,18 @@ export type StorageCall = {
 export type Fault = { error: Error; when: "before" | "after" } | { hangs: true };
 export type StorageHook = (call: StorageCall) => Fault | undefined;
 
-type Bindings = Pick<Cloudflare.Env, "DB" | "API_KEYS" | "RATE_LIMITER" | "AUTH_FAILURE_LIMITER">;
+type Bindings = Pick<Cloudflare.Env, "DB" | "API_KEYS" | "RATE_LIMITER" | "AUTH_FAILURE_LIMITER"> & {
+  PETS_1?: D1Database;
+  PETS_2?: D1Database;
+};
 type AnyFunction = (...args: never[]) => unknown;
 
 /** `env` with its storage bindings wrapped by `hook`; every other binding is passed as is. */
 export const wrapBindings = <E extends Bindings>(env: E, hook: StorageHook): E => ({
   ...env,
-  DB: wrapD1(env.DB, hook),
+  DB: wrapD1(env.DB, hook, 0),
+  ...(env.PETS_1 && { PETS_1: wrapD1(env.PETS_1, hook, 1) }),
+  ...(env.PETS_2 && { PETS_2: wrapD1(env.PETS_2, hook, 2) }),
   API_KEYS: wrapKv(env.API_KEYS, hook),
   RATE_LIMITER: wrapLimiter(env.RATE_LIMITER, "RATE_LIMITER", hook),
   AUTH_FAILURE_LIMITER: wrapLimiter(env.AUTH_FAILURE_LIMITER, "AUTH_FAILURE_LIMITER", hook),
@@ -131,14 +139,14 @@ const wrapKv = (kv: KVNamespace, hook: StorageHook): KVNamespace =>
     delete: hooked(kv, "delete", { binding: "API_KEYS", method: "delete" }, hook),
   });
 
-const wrapD1 = (db: D1Database, hook: StorageHook): D1Database => {
+const wrapD1 = (db: D1Database, hook: StorageHook, segment: number): D1Database => {
   // The runtime's batch() expects its own statements, so wrappers are swapped back.
   const originals = new WeakMap<D1PreparedStatement, { original: D1PreparedStatement; sql: string }>();
   const unwrap = (statements: D1PreparedStatement[]) =>
     statements.map((wrapped) => originals.get(wrapped)?.original ?? wrapped);
 
   const statement = (original: D1PreparedStatement, sql: string, session?: string): D1PreparedStatement => {
-    const call = (method: string): StorageCall => ({ binding: "DB", method, sql, session });
+    const call = (method: string): StorageCall => ({ binding: "DB", segment, method, sql, session });
     const wrapped = withMembers(original, {
       bind: (...values: unknown[]) => statement(original.bind(...values), sql, session),
       first: hooked(original, "first", call("first"), hook),
@@ -156,7 +164,12 @@ const wrapD1 = (db: D1Database, hook: StorageHook): D1Database => {
     <T = unknown>(statements: D1PreparedStatement[]) => {
       const sql = statements.map((wrapped) => originals.get(wrapped)?.sql ?? "").join(";\n");
       const batch = (list: D1PreparedStatement[]) => target.batch<T>(list);
-      return hooked({ batch }, "batch", { binding: "DB", method: "batch", sql, session }, hook)(unwrap(statements));
+      return hooked(
+        { batch },
+        "batch",
+        { binding: "DB", segment, method: "batch", sql, session },
+        hook,
+      )(unwrap(statements));
     };
 
   const session = (original: D1DatabaseSession, opened: string): D1DatabaseSession =>
@@ -168,7 +181,7 @@ const wrapD1 = (db: D1Database, hook: StorageHook): D1Database => {
   return withMembers(db, {
     prepare: (query: string) => statement(db.prepare(query), query),
     batch: batchOf(db),
-    exec: hooked(db, "exec", { binding: "DB", method: "exec" }, hook),
+    exec: hooked(db, "exec", { binding: "DB", segment, method: "exec" }, hook),
     withSession: (constraintOrBookmark?: D1SessionBookmark | D1SessionConstraint) =>
       session(db.withSession(constraintOrBookmark), constraintOrBookmark ?? "first-unconstrained"),
   });

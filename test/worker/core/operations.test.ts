@@ -9,6 +9,7 @@ import { Refusal } from "../../../src/core/refusal";
 import { openSegmentSessions } from "../../../src/db/segment-sessions";
 import type { Scope } from "../../../src/keys/api-key";
 import type { NewPet, Pet } from "../../../src/schemas";
+import { petsDatabase } from "../../helpers/segments";
 
 // The operations called as any door calls them: a plain context (a D1 session, a caller, a
 // clock handed in, the settings), no request, no Hono. What each door adds is only wording.
@@ -21,7 +22,7 @@ const contextOf = ({ scopes = ["read", "write"], now = DAY, brownouts = "" } = {
     db: openSegmentSessions(env),
     caller: { label: "core", createdAt: "2027-01-01T00:00:00Z", hash: "core-caller", scopes: scopes as Scope[] },
     now,
-    env: { DB: env.DB, CURSOR_SECRET: env.CURSOR_SECRET, CURSOR_SECRET_PREVIOUS: "", GET_PET_BROWNOUTS: brownouts },
+    env: { ...env, CURSOR_SECRET_PREVIOUS: "", GET_PET_BROWNOUTS: brownouts },
     waitUntil: (work) => execution.waitUntil(work),
     requestId: "core-test",
   };
@@ -41,14 +42,14 @@ const refusalIn = (outcome: unknown): Refusal => {
 const create = async (pet: NewPet, idempotencyKey?: string) =>
   accepted(await createPet.run(contextOf(), { pet, idempotencyKey }));
 const countPets = async () =>
-  (await env.DB.prepare("SELECT count(*) AS n FROM pets").first<{ n: number }>())?.n ?? Number.NaN;
+  (await petsDatabase().prepare("SELECT count(*) AS n FROM pets").first<{ n: number }>())?.n ?? Number.NaN;
 
 describe("createPet, called directly", () => {
   it("stores the pet and answers it with its id", async () => {
     const { pet, replayed } = await create({ name: "Rex", categoryId: 1, status: "available" });
     expect(pet).toEqual({ id: expect.any(Number), name: "Rex", categoryId: 1, status: "available" });
     expect(replayed).toBe(false);
-    const stored = await env.DB.prepare("SELECT name FROM pets WHERE id = ?").bind(pet.id).first();
+    const stored = await petsDatabase().prepare("SELECT name FROM pets WHERE id = ?").bind(pet.id).first();
     expect(stored).toEqual({ name: "Rex" });
   });
 

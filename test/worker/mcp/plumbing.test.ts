@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ErrorBody } from "../../../src/schemas";
+import { BOOKMARK } from "../../../src/schemas";
 import { call, countPets, createApiKey } from "../../helpers/index";
 import { postMcp, resultOf, toolCall } from "../../helpers/mcp-calls";
 
 // What both doors do for every call before its input (src/http/begin-call.ts): the same
 // count, the same session, from the same bookmark, said on the answer in the same headers.
-
-const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
 
 let key: string;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Pet } from "../../../src/schemas";
 import { call, countPets, createApiKey, expectError } from "../../helpers/index";
+import { petsDatabase } from "../../helpers/segments";
 
 let key: string;
 beforeAll(async () => {
@@ -20,7 +20,7 @@ describe("POST /v1/pets", () => {
     const pet = (await response.json()) as Pet;
     expect(pet).toEqual({ id: expect.any(Number), name: "Rex", categoryId: 3, status: "pending" });
     expect(response.headers.get("Location")).toBe(`pets/${pet.id}`);
-    const stored = await env.DB.prepare("select * from pets where id = ?").bind(pet.id).first();
+    const stored = await petsDatabase().prepare("select * from pets where id = ?").bind(pet.id).first();
     expect(stored).toEqual({ id: pet.id, name: "Rex", category_id: 3, status: "pending" });
     const fetched = await call(`/v1/pets/${pet.id}`, { key });
     expect(await fetched.json()).toEqual(pet);
@@ -53,7 +53,7 @@ describe("POST /v1/pets", () => {
 
   it("assigns growing ids that are never reused", async () => {
     const first = (await (await post({ name: "A", categoryId: 1 })).json()) as Pet;
-    await env.DB.prepare("delete from pets where id = ?").bind(first.id).run();
+    await petsDatabase().prepare("delete from pets where id = ?").bind(first.id).run();
     const second = (await (await post({ name: "B", categoryId: 1 })).json()) as Pet;
     expect(second.id).toBeGreaterThan(first.id);
   });

@@ -1,13 +1,13 @@
-import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { call, countPets, createApiKey, expectError, faultLogLines } from "../../helpers/index";
+import { petsDatabase } from "../../helpers/segments";
 
 // The next test file starts without the trigger below (test/helpers/apply-migrations.ts drops it).
 it("stores no pet when its idempotency record cannot be written after the insert", async () => {
   const key = await createApiKey();
   // Fails the batch's last statement, after the pet row was inserted: a crash
   // between the two writes.
-  await env.DB.exec(
+  await petsDatabase().exec(
     "CREATE TRIGGER fail_record BEFORE INSERT ON idempotency_keys BEGIN SELECT RAISE(ABORT, 'simulated crash'); END",
   );
   const before = await countPets();

@@ -4,6 +4,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import worker from "../../../src/index";
 import type { Pet } from "../../../src/schemas";
 import { call, countPets, createApiKey, expectError } from "../../helpers/index";
+import { petsDatabase } from "../../helpers/segments";
 
 let key: string;
 beforeAll(async () => {
@@ -34,7 +35,8 @@ describe("POST /v1/pets with Idempotency-Key", () => {
 
   it("records the key and the pet together", async () => {
     const pet = (await (await post("recorded")).json()) as Pet;
-    const row = await env.DB.prepare("select pet_id from idempotency_keys where idempotency_key = ?")
+    const row = await petsDatabase()
+      .prepare("select pet_id from idempotency_keys where idempotency_key = ?")
       .bind("recorded")
       .first();
     expect(row).toEqual({ pet_id: pet.id });
@@ -120,9 +122,9 @@ describe("the hourly prune", () => {
     await post("young-record");
     vi.advanceTimersByTime(2 * 60 * 60 * 1000);
     await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "17 * * * *" }), env);
-    const { results } = await env.DB.prepare(
-      "select idempotency_key from idempotency_keys where idempotency_key in ('old-record', 'young-record')",
-    ).all();
+    const { results } = await petsDatabase()
+      .prepare("select idempotency_key from idempotency_keys where idempotency_key in ('old-record', 'young-record')")
+      .all();
     expect(results).toEqual([{ idempotency_key: "young-record" }]);
   });
 });

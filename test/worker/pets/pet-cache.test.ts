@@ -1,10 +1,10 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { app } from "../../../src/app";
 import { IMMUTABLE_PETS_CACHE } from "../../../src/core/cache";
 import { cachedBytes } from "../../../src/lib/bounded-cache";
 import type { Pet } from "../../../src/schemas";
 import { call, createApiKey, createPet } from "../../helpers/index";
+import { petsDatabase } from "../../helpers/segments";
 
 let key: string;
 beforeAll(async () => {
@@ -38,7 +38,7 @@ describe("the immutable-pets cache", () => {
     const created = await createPet(key, { name: "Newest", categoryId: 3 });
     expect(await list("?limit=3")).toEqual(firstPage);
     expect(await list("?limit=100")).toEqual([...lastPageBefore, created]);
-    const { results } = await env.DB.prepare("select id from pets order by id limit 3").all<{ id: number }>();
+    const { results } = await petsDatabase().prepare("select id from pets order by id limit 3").all<{ id: number }>();
     expect(firstPage.map((pet) => pet.id)).toEqual(results.map((row) => row.id));
   });
 });
@@ -57,7 +57,8 @@ const read = async (path: string) => {
 
 /** A pet stored without passing through this isolate, as another isolate's would be: nothing here caches it. */
 const storedElsewhere = async (name: string) =>
-  (await env.DB.prepare("insert into pets (name, category_id, status) values (?, 1, 'available') returning id")
+  (await petsDatabase()
+    .prepare("insert into pets (name, category_id, status) values (?, 1, 'available') returning id")
     .bind(name)
     .first<{ id: number }>()) as { id: number };
 
@@ -94,7 +95,7 @@ describe("what the isolate keeps", () => {
     expect(JSON.parse(body)).toMatchObject({ id: alone.id, name: "Read alone" });
     expect(await fromMemory.response.text()).toBe(body);
     expect(fromMemory.response.headers.get("Content-Type")).toBe(fromD1.response.headers.get("Content-Type"));
-    const { results } = await env.DB.prepare("select id from pets where id <= ?").bind(listed?.id).all();
+    const { results } = await petsDatabase().prepare("select id from pets where id <= ?").bind(listed?.id).all();
     const page = await read(`/v1/pets?limit=${results.length}`);
     expect(((await page.response.json()) as Pet[]).at(-1)?.id).toBe(listed?.id);
     expect(page.from).toBe("miss");

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type ErrorBody, PET_STATUSES, petSchema } from "../../../src/schemas";
 import { call, createApiKey } from "../../helpers/index";
+import { petsDatabase } from "../../helpers/segments";
 
 // Each property gets a key of its own: a run is at most ~200 requests, under the test rate limit.
 const RUNS = 100;
@@ -125,7 +126,9 @@ describe(`under arbitrary input (seed ${SEED})`, () => {
   });
 
   it("leaves only valid rows in the table", async () => {
-    const { results } = await env.DB.prepare("select id, name, category_id as categoryId, status from pets").all();
+    const { results } = await petsDatabase()
+      .prepare("select id, name, category_id as categoryId, status from pets")
+      .all();
     expect(results.length).toBeGreaterThan(0);
     for (const row of results) expect(petSchema.safeParse(row).success, JSON.stringify(row)).toBe(true);
   });

@@ -1,13 +1,14 @@
-import { env } from "cloudflare:workers";
 import { Placeholder } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { listingQuery } from "../../../src/core/queries";
 import { messagesOf } from "../../../src/lib/faults";
+import { petsDatabase } from "../../helpers/segments";
 
 /** The plan of a prepared query, with its placeholders filled from `values`. */
 const planOf = async ({ sql, params }: { sql: string; params: unknown[] }, values: Record<string, unknown>) => {
   const bound = params.map((param) => (param instanceof Placeholder ? values[param.name] : param));
-  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+  const { results } = await petsDatabase()
+    .prepare(`EXPLAIN QUERY PLAN ${sql}`)
     .bind(...bound)
     .all<{ detail: string }>();
   return results.map((row) => row.detail);

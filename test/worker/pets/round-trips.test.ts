@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Pet } from "../../../src/schemas";
 import { call, createApiKey, createPet, nextLink } from "../../helpers/index";
+import { FIRST_PAGE_QUERIES, petsDatabase } from "../../helpers/segments";
 import { countRoundTrips } from "../../helpers/wrap-bindings";
 
 // Storage round trips per request on a warm isolate (the key already looked up;
@@ -16,6 +17,11 @@ beforeAll(async () => {
   for (let index = 0; index < 25; index++) {
     pets.push(await createPet(key, { name: `Pet ${index}`, categoryId: 1, status: index < 3 ? "pending" : "sold" }));
   }
+  // With segments, an isolate reads once which closed ones may hold a young Idempotency-Key (src/core/open-segment.ts).
+  await call("/v1/pets", {
+    key,
+    ...post({ name: "Warm", categoryId: 1, status: "sold" }, { "Idempotency-Key": "warm" }),
+  });
 });
 
 /**
@@ -46,7 +52,7 @@ const post = (body: unknown, headers: Record<string, string> = {}): RequestInit 
 
 describe("storage round trips on a warm isolate", () => {
   it("serves a full page with no D1 query once it has been read", async () => {
-    expect(await roundTrips("/v1/pets?limit=10")).toEqual({ status: 200, d1: 1, kv: 0 });
+    expect(await roundTrips("/v1/pets?limit=10")).toEqual({ status: 200, d1: FIRST_PAGE_QUERIES, kv: 0 });
     expect(await roundTrips("/v1/pets?limit=10")).toEqual({ status: 200, d1: 0, kv: 0 });
   });
 
@@ -58,16 +64,16 @@ describe("storage round trips on a warm isolate", () => {
 
   it("always queries D1, once, for a partial page", async () => {
     for (let repeat = 0; repeat < 3; repeat++) {
-      expect(await roundTrips("/v1/pets?status=pending")).toEqual({ status: 200, d1: 1, kv: 0 });
+      expect(await roundTrips("/v1/pets?status=pending")).toEqual({ status: 200, d1: FIRST_PAGE_QUERIES, kv: 0 });
     }
   });
 
   it("serves a pet with no D1 query once it is known, and reads an unknown one once", async () => {
     const created = pets[0] as Pet;
     expect(await roundTrips(`/v1/pets/${created.id}`)).toEqual({ status: 200, d1: 0, kv: 0 });
-    const { meta } = await env.DB.prepare(
-      "insert into pets (name, category_id, status) values ('Direct', 1, 'sold')",
-    ).run();
+    const { meta } = await petsDatabase()
+      .prepare("insert into pets (name, category_id, status) values ('Direct', 1, 'sold')")
+      .run();
     const direct = meta.last_row_id;
     expect(await roundTrips(`/v1/pets/${direct}`)).toEqual({ status: 200, d1: 1, kv: 0 });
     expect(await roundTrips(`/v1/pets/${direct}`)).toEqual({ status: 200, d1: 0, kv: 0 });
