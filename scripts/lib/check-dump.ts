@@ -1,6 +1,6 @@
 // What a backup holds, found before it is restored: the dump is run on an empty SQLite
 // database in memory (node:sqlite), and what that builds is compared with what the
-// migrations of drizzle/ build, every table and index, and with their record. A dump is
+// migrations of drizzle/ build, every table, index and trigger, and with their record. A dump is
 // a stranger's file: SQLite's authorizer lets it do only what a dump does, so that no
 // statement reaches the disk (ATTACH, VACUUM INTO) or loads code (load_extension); a NUL
 // byte, before which SQLite would stop reading, is refused; and the check runs in a process
@@ -13,11 +13,11 @@ import { constants, DatabaseSync } from "node:sqlite";
 import { pathToFileURL } from "node:url";
 import { MIGRATIONS_DIR, migrationFiles } from "./local-migrations";
 
-/** The tables and indexes of a database, by name, each with its SQL in one spacing; the platform's own left out. */
+/** The tables, indexes and triggers of a database, by name, each with its SQL in one spacing; the platform's own left out. */
 const schemaOf = (db: DatabaseSync): Map<string, string> => {
   const rows = db
     .prepare(
-      `select type, name, sql from sqlite_master where type in ('table', 'index') and sql is not null
+      `select type, name, sql from sqlite_master where type in ('table', 'index', 'trigger') and sql is not null
        and name not like 'sqlite_%' and name not like '_cf_%' and name != 'd1_migrations'`,
     )
     .all() as { type: string; name: string; sql: string }[];
@@ -35,7 +35,7 @@ export const migratedSchema = (): Map<string, string> => {
   }
 };
 
-/** What `wrangler d1 export` writes: tables, indexes and rows, on the main database alone. */
+/** What `wrangler d1 export` writes: tables, indexes and rows, on the main database alone; and the migrations' triggers (below). */
 const DUMP_ACTIONS = new Set([
   constants.SQLITE_CREATE_TABLE,
   constants.SQLITE_CREATE_INDEX,
@@ -54,8 +54,15 @@ const ACTION_NAMES = new Map(
     .map(([name, code]) => [code, name.slice(7)]),
 );
 
+/** The triggers the migrations create: the only ones a dump may. */
+const migrationTriggers = () => {
+  const names = [...migratedSchema().keys()].filter((name) => name.startsWith("trigger "));
+  return new Set(names.map((name) => name.slice("trigger ".length)));
+};
+
 /** An in-memory database that runs only what a dump does; `refused` names the first statement it would not. */
 const dumpDatabase = () => {
+  const triggers = migrationTriggers();
   const db = new DatabaseSync(":memory:", { allowExtension: false });
   db.enableDefensive(true);
   const refused: string[] = [];
@@ -63,6 +70,7 @@ const dumpDatabase = () => {
     const allowed =
       database !== "temp" &&
       (DUMP_ACTIONS.has(action) ||
+        (action === constants.SQLITE_CREATE_TRIGGER && triggers.has(String(first))) ||
         (action === constants.SQLITE_PRAGMA && DUMP_PRAGMAS.has(String(first).toLowerCase())) ||
         (action === constants.SQLITE_FUNCTION && second !== "load_extension"));
     if (!allowed) refused.push(`${ACTION_NAMES.get(action) ?? action}${first ? ` ${first}` : ""}`);

@@ -59,7 +59,13 @@ describe("the check's comparison with what the migrations build", () => {
   it("takes a dump spaced otherwise, with the pragmas an export writes, in either case", () => {
     const respaced = EMPTY_DUMP.replaceAll(/[ \t]+/g, "  \t ").replaceAll("\n", " \n\n ");
     const dump = `PRAGMA FOREIGN_KEYS=OFF;\nPRAGMA defer_foreign_keys=TRUE;\n${respaced}`;
-    expect(inspectDump(dump).rows).toEqual({ pets: 0, idempotency_keys: 0, deprecated_calls: 0, api_key_last_used: 0 });
+    expect(inspectDump(dump).rows).toEqual({
+      pets: 0,
+      idempotency_keys: 0,
+      deprecated_calls: 0,
+      api_key_last_used: 0,
+      segment: 0,
+    });
   });
 
   it("refuses a dump that lacks an index, has a table more, builds one otherwise, or records other migrations, naming each", () => {
