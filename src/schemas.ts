@@ -75,12 +75,13 @@ const IDEMPOTENCY_KEY_RULE = `1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII
 const unquote = (value: string) => (value.startsWith('"') ? value.slice(1, -1).replace(/\\(.)/g, "$1") : value);
 
 // D1 bookmarks as D1 issues them (anything else would fail inside D1 as a 5xx), one per
-// segment for at most two segments (src/db/segment-sessions.ts): segment 0's bare, a later
-// segment's after its position and a colon, separated by a comma.
+// segment for at most two segments, the newer segment first (src/db/segment-sessions.ts):
+// segment 0's bare, a later segment's after `s`, its position in four digits and a colon. A
+// later segment's sorts after any of segment 0, and a newer bookmark of one segment after an
+// older one: a client keeps the newest of two as strings compare (client/src/answer.ts).
 const D1_BOOKMARK = "[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}";
-const SEGMENT_BOOKMARK = `(?:[1-9][0-9]{0,3}:)?${D1_BOOKMARK}`;
-export const BOOKMARK = new RegExp(`^${SEGMENT_BOOKMARK}(?:,${SEGMENT_BOOKMARK})?$`);
-export const BOOKMARK_LENGTH = 2 * (5 + 3 * 9 + 32) + 1;
+export const BOOKMARK = new RegExp(`^(?:s\\d{4}:${D1_BOOKMARK},)?(?:s\\d{4}:)?${D1_BOOKMARK}$`);
+export const BOOKMARK_LENGTH = 2 * (6 + 3 * 9 + 32) + 1;
 export const BOOKMARK_RULE = "the x-d1-bookmark of a previous response";
 
 /** Headers every pets operation reads. */

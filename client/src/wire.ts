@@ -75,6 +75,6 @@ export const PET_STATUSES: readonly string[] = ["available","pending","sold"];
 /** Every code of the API's Error body, for the client to tell them from codes the API does not send. */
 export const ERROR_CODES: readonly string[] = ["invalid_request","unauthorized","forbidden","not_found","method_not_allowed","gone","payload_too_large","unsupported_media_type","idempotency_key_reused","rate_limited","internal_error","unavailable"];
 /** An x-d1-bookmark as the API takes it (the Bookmark parameter). */
-export const BOOKMARK = new RegExp("^(?:[1-9][0-9]{0,3}:)?[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}(?:,(?:[1-9][0-9]{0,3}:)?[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32})?$");
+export const BOOKMARK = new RegExp("^(?:s\\d{4}:[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32},)?(?:s\\d{4}:)?[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$");
 /** An Idempotency-Key as the API takes it (the IdempotencyKey parameter). */
 export const IDEMPOTENCY_KEY = new RegExp("^(?:\"(?:[\\x20\\x21\\x23-\\x5B\\x5D-\\x7E]|\\\\[\"\\\\]){1,255}\"|[\\x21\\x23-\\x7E]{1,255})$");

@@ -3,7 +3,7 @@ import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
 /** The client's size, minified and gzipped, that a change may not exceed: it ships inside its callers. */
-export const CLIENT_BUDGET_BYTES = 4 * 1024;
+export const CLIENT_BUDGET_BYTES = 5 * 1024;
 
 const ENTRY = path.resolve(import.meta.dirname, "../../client/src/index.ts");
 

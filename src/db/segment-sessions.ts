@@ -11,15 +11,19 @@ import { emptyTally, RequestSession } from "./session";
  */
 export const BOOKMARKS_KEPT = 2;
 
-/** The bookmarks of a header that matched BOOKMARK (src/schemas.ts), by segment: `<bookmark>` for segment 0, `<n>:<bookmark>` for segment n. */
+/** The bookmarks of a header that matched BOOKMARK (src/schemas.ts), by segment: `<bookmark>` for segment 0, `s<nnnn>:<bookmark>` for segment n. */
 const bookmarksOf = (header: string): Map<number, string> => {
   const bookmarks = new Map<number, string>();
   for (const entry of header.split(",")) {
-    const colon = entry.indexOf(":");
-    bookmarks.set(colon < 0 ? 0 : Number(entry.slice(0, colon)), entry.slice(colon + 1));
+    if (entry.startsWith("s")) bookmarks.set(Number(entry.slice(1, 5)), entry.slice(6));
+    else bookmarks.set(0, entry);
   }
   return bookmarks;
 };
+
+/** A segment's entry in the header. */
+const entryOf = (position: number, bookmark: string) =>
+  position === 0 ? bookmark : `s${String(position).padStart(4, "0")}:${bookmark}`;
 
 export class SegmentSessions {
   readonly #tally = emptyTally();
@@ -60,12 +64,12 @@ export class SegmentSessions {
     return this.#tally.usage;
   }
 
-  /** The header to send back: each kept segment's latest bookmark, or the one the client sent where no query ran. */
+  /** The header to send back: each kept segment's latest bookmark, or the one the client sent where no query ran, the newest segment first. */
   get latestBookmark(): string | undefined {
     const entries: string[] = [];
     for (let position = this.count - 1; position >= 0 && entries.length < BOOKMARKS_KEPT; position--) {
       const bookmark = this.#sessions[position]?.latestBookmark ?? this.#sent?.get(position);
-      if (bookmark !== undefined) entries.unshift(position === 0 ? bookmark : `${position}:${bookmark}`);
+      if (bookmark !== undefined) entries.push(entryOf(position, bookmark));
     }
     return entries.length === 0 ? undefined : entries.join(",");
   }

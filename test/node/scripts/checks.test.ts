@@ -18,10 +18,10 @@ it.concurrent.each(["check:migrations", "check:openapi"])("npm run %s passes", a
   await run(script);
 });
 
-it.concurrent("npm run check:client passes, at most 4 KiB, which client/README.md states", async () => {
+it.concurrent("npm run check:client passes, at most 5 KiB, which client/README.md states", async () => {
   const bytes = Number(/minified it is (\d+) bytes gzip \(budget 4096\)/.exec(await run("check:client"))?.[1]);
   expect(bytes).toBeGreaterThan(0);
-  expect(readFileSync("client/README.md", "utf8")).toContain("4 KiB minified and gzipped");
+  expect(readFileSync("client/README.md", "utf8")).toContain("5 KiB minified and gzipped");
 });
 
 it.concurrent("npm run check:deploy passes, within the budgets the docs quote: 80 KiB for the API, 40 KiB for the sign-in Worker", async () => {
