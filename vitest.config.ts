@@ -14,7 +14,7 @@ const RATE_LIMIT_IN_TESTS = 150;
 const HANG_GUARD = { testTimeout: 600_000, hookTimeout: 600_000 };
 /** The worker tests that run with three segments too. */
 const THREE_SEGMENT_TESTS = [
-  "test/worker/{pets,core,segments,deprecation,client}/**/*.test.ts",
+  "test/worker/{pets,core,deprecation,client}/**/*.test.ts",
   "test/worker/mcp/{arguments,count,endpoint,modern,plumbing}.test.ts",
 ];
 const TEST_CURSOR_SECRET = "test-cursor-secret-0123456789abcdef";

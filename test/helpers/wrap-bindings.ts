@@ -81,18 +81,22 @@ export const failing = <E extends Bindings = Cloudflare.Env>(
     when = "before",
     times = Number.POSITIVE_INFINITY,
     sql,
+    segment,
   }: {
     binding: StorageCall["binding"];
     error: Error | "hangs";
     when?: "before" | "after";
     times?: number;
     sql?: RegExp;
+    /** For D1: only the calls to this segment's database. */
+    segment?: number;
   },
 ) => {
   const calls: StorageCall[] = [];
   let failed = 0;
   const wrapped = wrapBindings(env, (call) => {
     if (call.binding !== binding || (sql && !sql.test(call.sql ?? ""))) return undefined;
+    if (segment !== undefined && call.segment !== segment) return undefined;
     calls.push(call);
     if (failed >= times) return undefined;
     failed++;

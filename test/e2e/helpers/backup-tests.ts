@@ -66,7 +66,7 @@ export const backupTests = (state: ScratchState) => {
     const restoredRun = await runBackup(["restore", "--persist-to", restoredState, "--input", file]);
     expect(restoredRun.said).toMatch(
       new RegExp(
-        `^Restored .*: pets ${before.length}, idempotency_keys \\d+, deprecated_calls \\d+, api_key_last_used \\d+ rows\\.$`,
+        `^Restored .*: pets ${before.length}, idempotency_keys \\d+, deprecated_calls \\d+, api_key_last_used \\d+, segment \\d+ rows\\.$`,
         "m",
       ),
     );
