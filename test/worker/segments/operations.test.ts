@@ -1,64 +1,29 @@
-import { createExecutionContext } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { PetsPage } from "../../../src/core/list-pets";
-import type { OperationContext, OperationEnv } from "../../../src/core/operation";
-import type { Refusal } from "../../../src/core/refusal";
+import type { OperationEnv } from "../../../src/core/operation";
 import type { NewPet, Pet, PetStatus } from "../../../src/schemas";
-import { resetOwnModules } from "../../helpers/reset-own-modules";
+import { DAY, type SegmentIsolate, startIsolate } from "../../helpers/segment-isolate";
 import { closeSegment, freshSegments, petsPerSegment, segmentEnv } from "../../helpers/segments";
 
 // The operations over three segments (src/db/segments.ts), each id range 2^40 wide: ids,
 // the walk, getPet, creates and their Idempotency-Keys across a segment's closing.
 
 const SPAN = 2 ** 40;
-const DAY = Date.UTC(2027, 0, 1);
 const HOUR = 60 * 60 * 1000;
 
 type Isolate = { env: OperationEnv };
 /**
  * A deployment that lists `count` segments. The Worker learns which one is open once per
- * isolate and list (src/core/open-segment.ts): `worker = await loadWorker()` starts another isolate.
+ * isolate and list (src/core/open-segment.ts): `worker = await startIsolate()` starts another isolate.
  */
 const isolate = (count: 1 | 2 | 3 = 3): Isolate => ({ env: segmentEnv(count) });
 
-const contextOf = ({ env }: Isolate, now = DAY): OperationContext => {
-  const execution = createExecutionContext();
-  return {
-    db: openSegmentSessions(env),
-    caller: {
-      label: "segments",
-      createdAt: "2027-01-01T00:00:00Z",
-      hash: "segments-caller",
-      scopes: ["read", "write"],
-    },
-    now,
-    env,
-    waitUntil: (work) => execution.waitUntil(work),
-    requestId: "segments-test",
-  };
-};
-
-/** The Worker's modules, evaluated afresh for each test: an isolate that has cached nothing of the storage each test empties. */
-const loadWorker = async () => {
-  resetOwnModules();
-  return {
-    ...(await import("../../../src/core/create-pet")),
-    ...(await import("../../../src/core/get-pet")),
-    ...(await import("../../../src/core/list-pets")),
-    ...(await import("../../../src/core/refusal")),
-    ...(await import("../../../src/db/segment-sessions")),
-  };
-};
-let worker: Awaited<ReturnType<typeof loadWorker>>;
-const createPet: typeof worker.createPet = { scope: "write", run: (...args) => worker.createPet.run(...args) };
-const getPet: typeof worker.getPet = { scope: "read", run: (...args) => worker.getPet.run(...args) };
-const listPets: typeof worker.listPets = { scope: "read", run: (...args) => worker.listPets.run(...args) };
-const openSegmentSessions: typeof worker.openSegmentSessions = (...args) => worker.openSegmentSessions(...args);
-
-const accepted = <Value>(outcome: Value | Refusal): Value => {
-  if (outcome instanceof worker.Refusal) throw new Error(`refused: ${outcome.code}: ${outcome.message}`);
-  return outcome as Value;
-};
+let worker: SegmentIsolate;
+const contextOf = ({ env }: Isolate, now = DAY) => worker.contextOf(env, now);
+const accepted: SegmentIsolate["accepted"] = (outcome) => worker.accepted(outcome);
+const createPet: SegmentIsolate["createPet"] = { scope: "write", run: (...args) => worker.createPet.run(...args) };
+const getPet: SegmentIsolate["getPet"] = { scope: "read", run: (...args) => worker.getPet.run(...args) };
+const listPets: SegmentIsolate["listPets"] = { scope: "read", run: (...args) => worker.listPets.run(...args) };
 
 const pet = (name: string, status: PetStatus = "available"): NewPet => ({ name, categoryId: 1, status });
 
@@ -101,7 +66,7 @@ const history = async (perSegment: NewPet[][]) => {
 
 beforeEach(async () => {
   await freshSegments();
-  worker = await loadWorker();
+  worker = await startIsolate();
 });
 
 describe("ids across segments", () => {
@@ -157,7 +122,7 @@ describe("an Idempotency-Key across a segment's closing", () => {
   it("is answered with the same pet from the closed segment, and refused with another body", async () => {
     const first = await create(isolate(2), pet("once"), { idempotencyKey: "k-1" });
     await closeSegment(0, DAY);
-    worker = await loadWorker(); // an isolate that learns of the closing from the segment's row
+    worker = await startIsolate(); // an isolate that learns of the closing from the segment's row
     const at = isolate(2);
     const replay = await create(at, pet("once"), { idempotencyKey: "k-1", now: DAY + 23 * HOUR });
     expect([replay.pet, replay.replayed]).toEqual([first.pet, true]);
@@ -197,7 +162,7 @@ describe("an Idempotency-Key across a segment's closing", () => {
 describe("getPet across segments", () => {
   it("makes one query, to the segment its id names, and none for an id in no segment", async () => {
     const created = await history([[pet("zero")], [pet("one")], [pet("two")]]);
-    worker = await loadWorker(); // an isolate that did not create them
+    worker = await startIsolate(); // an isolate that did not create them
     for (const { id } of created) {
       const context = contextOf(isolate());
       expect(accepted(await getPet.run(context, { petId: id })).pet.id).toBe(id);
