@@ -1,6 +1,7 @@
-// `npm run d1:replication -- --env staging|production [--off]`
+// `npm run d1:replication -- --env staging|production [--binding PETS_<n>] [--off]`
 //
-// Turns D1 read replication on (or off) for an environment's database, so that reads in
+// Turns D1 read replication on (or off) for an environment's database (DB, or the segment
+// of pets bound as --binding: `npm run segment:open` turns it on for each new one), so that reads in
 // a D1 session (src/db/client.ts) may go to the replica nearest the request. wrangler has
 // no command for it: this is the REST API's database update, with the deploy token.
 // Takes CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID from the environment, as wrangler
@@ -17,18 +18,26 @@ const DEFAULT_API = "https://api.cloudflare.com/client/v4";
 export const setReadReplication = async (args: string[], environment: NodeJS.ProcessEnv): Promise<string> => {
   const { values } = parseArgs({
     args,
-    options: { env: { type: "string" }, off: { type: "boolean", default: false } },
+    options: {
+      env: { type: "string" },
+      binding: { type: "string", default: "DB" },
+      off: { type: "boolean", default: false },
+    },
   });
-  const { env, off } = values;
+  const { env, binding, off } = values;
   if (!env || !DEPLOYED_ENVIRONMENTS.includes(env)) {
-    throw new Error(`Usage: npm run d1:replication -- --env <${DEPLOYED_ENVIRONMENTS.join("|")}> [--off]`);
+    throw new Error(
+      `Usage: npm run d1:replication -- --env <${DEPLOYED_ENVIRONMENTS.join("|")}> [--binding PETS_<n>] [--off]`,
+    );
   }
   const { CLOUDFLARE_API_TOKEN: token, CLOUDFLARE_ACCOUNT_ID: account } = environment;
   if (!token || !account) {
     throw new Error("Set CLOUDFLARE_API_TOKEN (with D1 edit permission) and CLOUDFLARE_ACCOUNT_ID.");
   }
-  const database = (await workerConfig(env)).d1_databases.find(({ binding }: { binding: string }) => binding === "DB");
-  if (!database?.database_id) throw new Error(`wrangler.toml gives ${env} no D1 database bound to DB.`);
+  const database = (await workerConfig(env)).d1_databases.find(
+    (bound: { binding: string }) => bound.binding === binding,
+  );
+  if (!database?.database_id) throw new Error(`wrangler.toml gives ${env} no D1 database bound to ${binding}.`);
 
   const mode = off ? "disabled" : "auto";
   const api = (environment.CLOUDFLARE_API_BASE_URL || DEFAULT_API).replace(/\/$/, "");
