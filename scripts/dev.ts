@@ -54,8 +54,12 @@ ensureLocalSecrets();
 const stores = await openLocalStores(local);
 let key: string;
 try {
-  const applied = await applyLocalMigrations(stores.database);
-  console.log(`Local D1 database: ${applied.length > 0 ? `applied ${applied.join(", ")}` : "no migrations to apply"}.`);
+  // Every segment of pets (PET_SEGMENTS, src/db/segments.ts), DB first: one until `npm run segment:open` adds another.
+  for (const [position, database] of stores.segments.entries()) {
+    const applied = await applyLocalMigrations(database);
+    const name = position === 0 ? "Local D1 database" : `Local D1 segment ${position}`;
+    console.log(`${name}: ${applied.length > 0 ? `applied ${applied.join(", ")}` : "no migrations to apply"}.`);
+  }
   key = await developmentKey(stores);
 } finally {
   await stores.close();

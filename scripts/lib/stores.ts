@@ -3,6 +3,7 @@
 // state that `npm run dev` serves), remotely through wrangler's CLI. A local command thus
 // starts one runtime instead of a wrangler process per read or write (seconds each).
 import path from "node:path";
+import { segmentLayout } from "../../src/db/segments";
 import { describeTarget, type Target, targetArgs } from "./target";
 import { whileBusy } from "./while-busy";
 import { wrangler } from "./wrangler";
@@ -23,8 +24,8 @@ export type Stores = {
   close: () => Promise<void>;
 };
 
-/** Local stores also hand over the database itself (scripts/dev.ts migrates it). */
-export type LocalStores = Stores & { database: D1Database };
+/** Local stores also hand over the database itself, and every segment of pets with it (scripts/dev.ts migrates them). */
+export type LocalStores = Stores & { database: D1Database; segments: readonly D1Database[] };
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const KV = ["--binding", "API_KEYS"];
@@ -98,6 +99,7 @@ export const openLocalStores = async (target: Target): Promise<LocalStores> => {
     },
     query: async <Row>(sql: string) => (await whileBusy(() => env.DB.prepare(sql).all<Row>())).results,
     database: env.DB,
+    segments: segmentLayout(env).databases,
     close: dispose,
   };
 };

@@ -1,0 +1,101 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { wrangler } from "../../../scripts/lib/wrangler";
+import { npmScript } from "../helpers/npm-script";
+
+// `npm run segment:open` on local state, with a copy of wrangler.toml for it to edit: what it
+// refuses before writing anything, a step that fails (the new segment's database file cannot
+// be made), and the same command run again, which finishes.
+
+const D1_FILES = path.join("v3", "d1", "miniflare-D1DatabaseObject");
+const scratch = mkdtempSync(path.join(tmpdir(), "petstore-segment-open-"));
+// Beside the repository's files (.wrangler is ignored), its paths made to reach them.
+const configDir = mkdtempSync(path.join(".wrangler", "segment-open-"));
+
+/** A configuration of its own and a migrated local state. */
+const setUp = (name: string) => {
+  const config = path.join(configDir, `${name}.toml`);
+  const text = readFileSync("wrangler.toml", "utf8")
+    .replace('main = "src/index.ts"', `main = "${path.relative(configDir, "src/index.ts")}"`)
+    .replaceAll('migrations_dir = "drizzle"', `migrations_dir = "${path.relative(configDir, "drizzle")}"`);
+  writeFileSync(config, text);
+  const state = path.join(scratch, name);
+  wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", state, "--config", config]);
+  return {
+    config,
+    state,
+    files: () =>
+      readdirSync(path.join(state, D1_FILES)).filter((file) => file.endsWith(".sqlite") && file !== "metadata.sqlite"),
+  };
+};
+
+const open = (config: string, state: string, ...args: string[]) =>
+  npmScript("segment:open", ["--config", config, "--persist-to", state, ...args]);
+
+const sqlite = (file: string) => new (process.getBuiltinModule("node:sqlite").DatabaseSync)(file);
+
+let main: ReturnType<typeof setUp>;
+beforeAll(() => {
+  main = setUp("main");
+});
+afterAll(() => {
+  rmSync(scratch, { recursive: true, force: true });
+  rmSync(configDir, { recursive: true, force: true });
+});
+
+describe("npm run segment:open", () => {
+  it("refuses a wrong environment or flag, and a second run at once, writing nothing", async () => {
+    const before = readFileSync(main.config, "utf8");
+    for (const [args, reason] of [
+      [["--env", "staging"], "--env staging goes with --remote"],
+      [["--env", "qa", "--remote"], '--env is "qa": it must be staging or production'],
+      [["--remote"], "--remote needs --env staging or --env production"],
+      [["--envv", "staging"], "Unknown option '--envv'"],
+    ] as const) {
+      const refused = await open(main.config, main.state, ...args);
+      expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining(reason)]);
+    }
+    const lock = path.join(main.state, ".segment-open-development.lock");
+    writeFileSync(lock, "");
+    const locked = await open(main.config, main.state);
+    rmSync(lock);
+    expect([locked.code, locked.stderr]).toEqual([1, expect.stringContaining("is under way for development")]);
+    expect(locked.stderr).toContain("Nothing was written.");
+    expect(readFileSync(main.config, "utf8")).toBe(before);
+    expect(main.files()).toHaveLength(1);
+  });
+
+  it("says which step failed and what each segment is, and finishes when run again; the closed segment refuses pets", async () => {
+    // The file the new segment's database gets, learned on a state of its own.
+    const other = setUp("other");
+    const [firstFile] = other.files();
+    expect((await open(other.config, other.state)).code).toBe(0);
+    const newFile = other.files().find((file) => file !== firstFile) ?? "";
+    // A folder where that file goes: SQLite cannot open it, so applying the migrations fails.
+    const blocked = path.join(main.state, D1_FILES, newFile);
+    mkdirSync(blocked);
+    const failed = await open(main.config, main.state);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain("Step 3 of 7, apply the migrations to PETS_1, failed");
+    expect(failed.stderr).toContain("Segments now: DB open.");
+    expect(failed.stderr).toContain("Run the same command again to finish.");
+    expect(readFileSync(main.config, "utf8")).toMatch(/PET_SEGMENTS = "DB"\n/);
+    rmSync(blocked, { recursive: true });
+
+    const finished = await open(main.config, main.state);
+    expect([finished.code, finished.stderr]).toEqual([
+      0,
+      expect.stringContaining("Segments of development: DB closed, PETS_1 open."),
+    ]);
+    expect(readFileSync(main.config, "utf8")).toMatch(/PET_SEGMENTS = "DB PETS_1"\n/);
+    expect(existsSync(path.join(main.state, ".segment-open-development.lock"))).toBe(false);
+
+    const [closed, opened] = [firstFile, newFile].map((file) => sqlite(path.join(main.state, D1_FILES, file ?? "")));
+    const insert = "insert into pets (name, category_id, status) values ('After', 1, 'available') returning id";
+    expect(() => closed?.prepare(insert).get()).toThrow("pets_segment_closed");
+    expect(opened?.prepare(insert).get()).toEqual({ id: 2 ** 40 });
+    for (const db of [closed, opened]) db?.close();
+  });
+});
