@@ -25,7 +25,13 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { MIN_SECRET_BYTES } from "../src/core/cursor";
 import { BUNDLE_BUDGETS_KIB, builtBundle, checkBundleBudget, freshOutdir } from "./lib/bundle-budget";
-import { configProblems, type EnvironmentConfig, shortSecrets, signInConfigProblems } from "./lib/check-config";
+import {
+  configProblems,
+  type EnvironmentConfig,
+  listedSegments,
+  shortSecrets,
+  signInConfigProblems,
+} from "./lib/check-config";
 import { DEFAULT_ROLLOUT, parseRolloutSoak, parseRolloutSteps, rollOut } from "./lib/rollout";
 import { DEPLOYED_ENVIRONMENTS } from "./lib/target";
 import { REQUIRED_SECRET, servingVersion, uploadVersion, withSecretsFile } from "./lib/versions";
@@ -125,8 +131,11 @@ const main = async () => {
   }
   const stable = gradual ? servingVersion(env) : undefined;
 
-  step(`D1 migrations (${env}, remote)`);
-  runWrangler(["d1", "migrations", "apply", "DB", "--remote", "--env", env]);
+  // Every segment of pets, DB first (src/db/segments.ts): the same schema in each.
+  for (const binding of listedSegments(api)) {
+    step(`D1 migrations of ${binding} (${env}, remote)`);
+    runWrangler(["d1", "migrations", "apply", binding, "--remote", "--env", env]);
+  }
 
   // First: the API's AUTH binding names it, and a new API version may need what it adds.
   step(`the sign-in Worker: wrangler deploy --config ${SIGN_IN_CONFIG} --env ${env}`);

@@ -5,6 +5,7 @@
 // something off at run time.
 
 import { MIN_SECRET_BYTES } from "../../src/core/cursor";
+import { segmentBinding } from "../../src/db/segments";
 import { DEPLOYED_LIMITS } from "../../src/lib/limiters";
 
 /** What src/ reads of its environment. */
@@ -13,19 +14,55 @@ export const WORKER_NEEDS = {
   kv_namespaces: ["API_KEYS"],
   services: ["AUTH"],
   ratelimits: Object.keys(DEPLOYED_LIMITS) as (keyof typeof DEPLOYED_LIMITS)[],
-  vars: ["ACCESS_LOG", "ALLOWED_ORIGINS", "GET_PET_BROWNOUTS", "RATE_LIMIT_QUOTA"],
+  vars: ["ACCESS_LOG", "ALLOWED_ORIGINS", "GET_PET_BROWNOUTS", "PET_SEGMENTS", "RATE_LIMIT_QUOTA"],
   secrets: ["CURSOR_SECRET"],
 };
 
 /** An environment as wrangler resolves it (unstable_readConfig), the parts checked here. */
 export type EnvironmentConfig = {
   name?: string;
-  d1_databases: { binding: string }[];
+  d1_databases: { binding: string; database_id?: string }[];
   kv_namespaces: { binding: string; id?: string }[];
   services?: { binding: string; service: string }[];
   ratelimits: { name: string; namespace_id?: string; simple: { limit: number; period: number } }[];
   vars: Record<string, unknown>;
   secrets?: { required?: string[] };
+};
+
+/** The segments of pets `config` lists (PET_SEGMENTS), in order. */
+export const listedSegments = (config: EnvironmentConfig): string[] =>
+  String(config.vars.PET_SEGMENTS ?? "DB")
+    .trim()
+    .split(/\s+/);
+
+/**
+ * What is wrong with the segments of pets `env` lists: they must be DB, PETS_1, PETS_2 ... in
+ * the order of their ranges, the open one last, each a D1 binding of its own database, and
+ * every PETS_<n> binding listed (`npm run segment:open` binds and lists one in turn).
+ */
+const segmentProblems = (config: EnvironmentConfig, env: string): string[] => {
+  const listed = listedSegments(config);
+  const problems: string[] = [];
+  listed.forEach((binding, position) => {
+    if (binding !== segmentBinding(position)) {
+      problems.push(
+        `[env.${env}] lists ${binding} as segment ${position} in PET_SEGMENTS, not ${segmentBinding(position)}`,
+      );
+    }
+  });
+  const bound = config.d1_databases.filter(({ binding }) => binding === "DB" || /^PETS_\d+$/.test(binding));
+  for (const { binding } of bound) {
+    if (!listed.includes(binding)) problems.push(`[env.${env}] binds ${binding} but PET_SEGMENTS does not list it`);
+  }
+  // DB's absence is said above, with every binding the Worker needs.
+  for (const binding of listed.filter((name) => name !== "DB")) {
+    if (!bound.some((database) => database.binding === binding)) {
+      problems.push(`[env.${env}] lists ${binding} in PET_SEGMENTS but binds no D1 database to it`);
+    }
+  }
+  const ids = bound.map(({ database_id }) => database_id).filter((id) => id !== undefined);
+  if (new Set(ids).size !== ids.length) problems.push(`[env.${env}] binds two segments to one database`);
+  return problems;
 };
 
 /** What the environment `env` lacks or sets otherwise; empty when it is complete. */
@@ -55,6 +92,7 @@ export const configProblems = (config: EnvironmentConfig, env: string): string[]
     ),
     ...lacking("var", WORKER_NEEDS.vars, Object.keys(config.vars)),
     ...lacking("required secret", WORKER_NEEDS.secrets, config.secrets?.required ?? []),
+    ...segmentProblems(config, env),
   ];
   for (const { name, simple } of config.ratelimits) {
     const stated = DEPLOYED_LIMITS[name as keyof typeof DEPLOYED_LIMITS];

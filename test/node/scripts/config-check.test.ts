@@ -21,7 +21,7 @@ const WORKER_NEEDS = {
   kv_namespaces: ["API_KEYS"],
   services: ["AUTH"],
   ratelimits: ["RATE_LIMITER", "AUTH_FAILURE_LIMITER"],
-  vars: ["ACCESS_LOG", "ALLOWED_ORIGINS", "GET_PET_BROWNOUTS", "RATE_LIMIT_QUOTA"],
+  vars: ["ACCESS_LOG", "ALLOWED_ORIGINS", "GET_PET_BROWNOUTS", "PET_SEGMENTS", "RATE_LIMIT_QUOTA"],
   secrets: ["CURSOR_SECRET"],
 };
 
@@ -85,6 +85,36 @@ describe.each(DEPLOYED_ENVIRONMENTS)("[env.%s]", (env) => {
     expect(configProblems(copy, env)).toEqual([
       `[env.${env}] states RATE_LIMIT_QUOTA 601, not RATE_LIMITER's limit 600`,
     ]);
+  });
+
+  it("lists its segments of pets as DB, PETS_1 ... in order, the open one last, each bound to a database of its own", async () => {
+    const withSegments = (listed: string, bindings: [string, string][]) => {
+      const copy = structuredClone(config);
+      copy.vars.PET_SEGMENTS = listed;
+      copy.d1_databases = bindings.map(([binding, database_id]) => ({ binding, database_id }));
+      return configProblems(copy, env);
+    };
+    const config = await resolved();
+    const three: [string, string][] = [
+      ["DB", "a"],
+      ["PETS_1", "b"],
+      ["PETS_2", "c"],
+    ];
+    expect(withSegments("DB PETS_1 PETS_2", three)).toEqual([]);
+    expect(withSegments("DB PETS_2 PETS_1", three)).toEqual([
+      `[env.${env}] lists PETS_2 as segment 1 in PET_SEGMENTS, not PETS_1`,
+      `[env.${env}] lists PETS_1 as segment 2 in PET_SEGMENTS, not PETS_2`,
+    ]);
+    expect(withSegments("DB PETS_1", three)).toEqual([`[env.${env}] binds PETS_2 but PET_SEGMENTS does not list it`]);
+    expect(withSegments("DB PETS_1 PETS_2", three.slice(0, 2))).toEqual([
+      `[env.${env}] lists PETS_2 in PET_SEGMENTS but binds no D1 database to it`,
+    ]);
+    expect(
+      withSegments("DB PETS_1", [
+        ["DB", "a"],
+        ["PETS_1", "a"],
+      ]),
+    ).toEqual([`[env.${env}] binds two segments to one database`]);
   });
 
   it("is refused with a limiter's period or limit other than the docs state", async () => {
