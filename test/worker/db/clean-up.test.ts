@@ -80,6 +80,17 @@ describe("a clean-up run's budget", () => {
     expect(await batchesAt(59_999)).toBe(4);
     expect(await batchesAt(60_000)).toBe(1);
   });
+
+  it("makes at most 900 queries a run, shared by its clean-ups (the platform allows 1,000)", async () => {
+    const full = async (limit: number) => limit;
+    const budget = { left: 900 };
+    const first = await deleteInBatches(full, () => 0, budget);
+    const second = await deleteInBatches(full, () => 0, budget);
+    expect([first.statements, first.finished, second.statements]).toEqual([900, false, 0]);
+    // A budget of one more query is one more batch, and the default is the same 900.
+    expect((await deleteInBatches(full, () => 0, { left: 901 })).statements).toBe(901);
+    expect((await deleteInBatches(full, () => 0)).statements).toBe(900);
+  });
 });
 
 describe("the clean-up of expired idempotency records", () => {

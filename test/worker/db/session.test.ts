@@ -30,6 +30,18 @@ describe("D1 sessions and x-d1-bookmark", () => {
     expect(response.headers.get("x-d1-bookmark")).toBe(bookmark);
   });
 
+  it("takes the bookmarks of two segments, 131 characters in all, and no longer a header", async () => {
+    const d1 = `${"0".repeat(8)}-${"0".repeat(8)}-${"0".repeat(8)}-${"0".repeat(32)}`;
+    const longest = `s0002:${d1},s0001:${d1}`;
+    expect(longest).toHaveLength(131);
+    expect((await call("/v1/pets", { key, headers: { "x-d1-bookmark": longest } })).status).toBe(200);
+    for (const longer of [`s00002:${d1},s0001:${d1}`, `${longest}0`]) {
+      expect(longer).toHaveLength(132);
+      const refused = await call("/v1/pets", { key, headers: { "x-d1-bookmark": longer } });
+      await expectError(refused, 400, "invalid_request");
+    }
+  });
+
   it.each([
     "garbage",
     "first-primary",
