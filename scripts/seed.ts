@@ -1,4 +1,4 @@
-// `npm run seed -- --count N [--persist-to DIR]`: adds N pets to the local D1
+// `npm run seed -- --count N [--persist-to DIR]`: adds N pets to the open segment of the local D1
 // database (by default the one `npm run dev` uses, in .wrangler/state) with bulk
 // multi-row INSERTs run by `wrangler d1 execute --file`: one wrangler call, not N
 // HTTP calls, so 100,000 pets take seconds. bench/run.ts seeds its own scratch
@@ -9,7 +9,7 @@
 //   ceil(N/10)th), so `?status=pending` is always a partial page (fewer than the
 //   default limit of 20), also after a cursor halfway through;
 // - the others alternate: every third one 'sold', the rest 'available'.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -17,6 +17,7 @@ import { parseArgs } from "node:util";
 import type { PetStatus } from "../src/schemas";
 import { targetArgs } from "./lib/target";
 import { wrangler } from "./lib/wrangler";
+import { listedSegments } from "./segments/layout";
 
 export const PENDING_PETS = 10;
 // Rows per INSERT: each statement stays around 15 KB, well below SQLite's and D1's
@@ -44,16 +45,23 @@ export const seedSql = (count: number): string => {
   return `${statements.join("\n")}\n`;
 };
 
-/** Applies the migrations, then inserts `count` pets; returns the seconds it took. */
+/**
+ * Applies the migrations to every segment wrangler.toml lists, then inserts `count` pets into
+ * the last, the open one once `npm run segment:open` has finished; returns the seconds it took.
+ */
 export const seedPets = ({ count, persistTo }: { count: number; persistTo?: string }): number => {
   const started = performance.now();
-  wrangler(["d1", "migrations", "apply", "DB", ...targetArgs({ remote: false, persistTo })]);
+  const segments = listedSegments(readFileSync("wrangler.toml", "utf8"), undefined);
+  for (const binding of segments) {
+    wrangler(["d1", "migrations", "apply", binding, ...targetArgs({ remote: false, persistTo })]);
+  }
+  const open = segments.at(-1) ?? "DB";
   if (count > 0) {
     const scratch = mkdtempSync(path.join(tmpdir(), "petstore-seed-"));
     try {
       const file = path.join(scratch, "seed.sql");
       writeFileSync(file, seedSql(count));
-      wrangler(["d1", "execute", "DB", ...targetArgs({ remote: false, persistTo }), "--file", file]);
+      wrangler(["d1", "execute", open, ...targetArgs({ remote: false, persistTo }), "--file", file]);
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
