@@ -45,7 +45,7 @@ const remoteDatabase = ({ env }: Target, config: string, name: string) => {
 const deploy = ({ target, config }: Plan): Step => ({
   title: target.remote
     ? `deploy ${target.env} (npm run deploy:${target.env})`
-    : "deploy (none locally: wrangler dev reads the configuration again)",
+    : "deploy (none locally: start npm run dev again to serve the new segment)",
   run: async () => {
     if (!target.remote) return;
     if (path.resolve(config) !== ROOT_CONFIG) throw new Error("a deploy uses wrangler.toml: run without --config");
