@@ -26,8 +26,9 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { checkTimeLimitMs, countRowsQuery, inspectDumpInTime } from "./lib/check-dump";
+import { countRowsQuery } from "./lib/check-dump";
 import { type Outcome, runAsCommand } from "./lib/command";
+import { checkTimeLimitMs, inspectDumpInTime } from "./lib/dump-check-process";
 import { openLocalStores, openStores, type Stores } from "./lib/stores";
 import { describeTarget, TARGET_OPTIONS, type Target, targetArgs, targetFrom } from "./lib/target";
 import { wrangler } from "./lib/wrangler";

@@ -44,7 +44,7 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
   },
   // The restore's check of a dump, and its time limit (docs/operations.md).
   restore: {
-    mutate: ["scripts/lib/check-dump.ts"],
+    mutate: ["scripts/lib/check-dump.ts", "scripts/lib/dump-check-process.ts"],
     command: "npx vitest run --project node test/node/scripts/restore-check.test.ts --silent",
   },
   // The pets' cursors (signed, rotated, bounded) and the isolate's caches of pets and pages (docs/api.md).

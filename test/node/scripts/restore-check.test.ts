@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkTimeLimitMs, inspectDump, inspectDumpInTime } from "../../../scripts/lib/check-dump";
+import { inspectDump } from "../../../scripts/lib/check-dump";
+import { checkTimeLimitMs, inspectDumpInTime } from "../../../scripts/lib/dump-check-process";
 import { MIGRATIONS_DIR, migrationFiles } from "../../../scripts/lib/local-migrations";
 
 // The restore's check runs a stranger's file in node:sqlite before anything is restored:
