@@ -1,8 +1,12 @@
-// Backs up the D1 database to a .sql file, and restores one into an empty database.
+// Backs up the D1 databases to .sql files, one per segment of pets (src/db/segments.ts), and
+// restores them into empty databases.
 //
 //   npm run --silent backup  -- --output FILE [--force] [--env staging|production --remote | --persist-to DIR]
-//   npm run --silent restore -- --input FILE  [--env staging|production --remote | --persist-to DIR]
+//   npm run --silent restore -- --input FILE [--input FILE ...] [--env staging|production --remote | --persist-to DIR]
 //
+// The first segment's file is FILE; the others are named by ./lib/segment-set.ts (a closed
+// segment's once, kept for later backups), and a restore takes them together, refusing files
+// that are not one backup of the target's segments.
 // A backup is `wrangler d1 export`: the schema, every row, and the record of the applied
 // migrations, so that a restored database takes later migrations as the original would.
 // It refuses to write over a file without --force, and a local state that holds no D1.
@@ -29,36 +33,37 @@ import { parseArgs } from "node:util";
 import { countRowsQuery } from "./lib/check-dump";
 import { type Outcome, runAsCommand } from "./lib/command";
 import { checkTimeLimitMs, inspectDumpInTime } from "./lib/dump-check-process";
-import { openLocalStores, openStores, type Stores } from "./lib/stores";
+import { openSegmentDatabases, type SegmentDatabase } from "./lib/segment-databases";
+import { segmentFile, segmentSetProblems } from "./lib/segment-set";
 import { describeTarget, TARGET_OPTIONS, type Target, targetArgs, targetFrom } from "./lib/target";
 import { wrangler } from "./lib/wrangler";
 
 const USAGE = `Usage:
   npm run --silent backup  -- --output FILE [--force] [--env staging|production --remote | --persist-to DIR]
-  npm run --silent restore -- --input FILE  [--env staging|production --remote | --persist-to DIR]`;
+  npm run --silent restore -- --input FILE [--input FILE ...] [--env staging|production --remote | --persist-to DIR]`;
 
 /** Where wrangler keeps a local state's D1 databases. */
 const localD1 = (target: Target) =>
   path.resolve(target.persistTo ?? path.join(import.meta.dirname, "..", ".wrangler", "state"), "v3", "d1");
 
 /**
- * `wrangler d1 export` into a file beside `output`, renamed onto it once whole. It takes no
- * --persist-to: for a --persist-to state it is given a copy of wrangler.toml in a scratch
- * folder whose .wrangler/state is that state.
+ * `wrangler d1 export` of `binding` into a file beside `output`, renamed onto it once whole. It
+ * takes no --persist-to: for a --persist-to state it is given a copy of wrangler.toml in a
+ * scratch folder whose .wrangler/state is that state.
  */
-const exportDatabase = (target: Target, output: string) => {
+const exportDatabase = (target: Target, binding: string, output: string) => {
   const partial = `${path.resolve(output)}.partial`;
   const scratch = mkdtempSync(path.join(tmpdir(), "petstore-backup-"));
   try {
     if (target.remote || !target.persistTo) {
-      wrangler(["d1", "export", "DB", ...targetArgs(target), "--output", partial]);
+      wrangler(["d1", "export", binding, ...targetArgs(target), "--output", partial]);
     } else {
       writeFileSync(path.join(scratch, "wrangler.toml"), readFileSync("wrangler.toml"));
       mkdirSync(path.join(scratch, ".wrangler"));
       symlinkSync(path.resolve(target.persistTo), path.join(scratch, ".wrangler", "state"));
       const { persistTo: _, ...beside } = target;
       const config = ["--config", path.join(scratch, "wrangler.toml")];
-      wrangler(["d1", "export", "DB", ...targetArgs(beside), ...config, "--output", partial]);
+      wrangler(["d1", "export", binding, ...targetArgs(beside), ...config, "--output", partial]);
     }
     renameSync(partial, output);
   } finally {
@@ -67,59 +72,96 @@ const exportDatabase = (target: Target, output: string) => {
   }
 };
 
-/** Backs up the target's database to `output`; returns what it did, throws what it refused. */
-export const backUp = (target: Target, output: string, force: boolean): string => {
-  if (existsSync(output) && !force)
-    throw new Error(`${output} exists: name another file, or add --force to replace it.`);
+/** Whether each of `databases` is a closed segment, which no longer changes. */
+const closedStates = (databases: SegmentDatabase[]) =>
+  Promise.all(
+    databases.map(
+      async ({ query }) =>
+        (await query<{ closed_at: number | null }>("select closed_at from segment"))[0]?.closed_at != null,
+    ),
+  );
+
+/**
+ * Backs up the target's segments, the first to `output` (./lib/segment-set.ts names the
+ * others); returns what it did, throws what it refused before writing anything.
+ */
+export const backUp = async (target: Target, output: string, force: boolean): Promise<string> => {
   if (!target.remote && !existsSync(localD1(target))) {
     throw new Error(`${describeTarget(target, "D1")} holds no D1 database (no ${localD1(target)}): is that the state?`);
   }
-  exportDatabase(target, output);
-  return `Backed up ${describeTarget(target, "D1")} to ${output}.`;
+  const { databases, close } = await openSegmentDatabases(target);
+  let closed: boolean[];
+  try {
+    closed = await closedStates(databases);
+  } finally {
+    await close();
+  }
+  const files = databases.map(({ name }, position) =>
+    segmentFile(output, position, { closed: position > 0 && (closed[position] ?? false), name }),
+  );
+  const kept = files.filter((file, position) => position > 0 && closed[position] && existsSync(file));
+  const written = files.filter((file) => !kept.includes(file));
+  const existing = written.filter((file) => existsSync(file));
+  if (existing.length > 0 && !force) {
+    const [one, them] = existing.length === 1 ? ["exists", "it"] : ["exist", "them"];
+    throw new Error(`${existing.join(", ")} ${one}: name another file, or add --force to replace ${them}.`);
+  }
+  databases.forEach(({ binding }, position) => {
+    const file = files[position] as string;
+    if (!kept.includes(file)) exportDatabase(target, binding, file);
+  });
+  const rest = written.length > 1 ? ` and ${written.slice(1).join(", ")}` : "";
+  const keptNote = kept.length > 0 ? `; kept ${kept.join(", ")} of closed segments, from an earlier backup` : "";
+  return `Backed up ${describeTarget(target, "D1")} to ${output}${rest}${keptNote}.`;
 };
 
 const TABLES_QUERY =
   "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '_cf_%'";
 
-/** The target's database: its stores, for queries, and how a dump runs on it. */
-const openDatabase = async (target: Target, input: string, dump: string) => {
-  if (target.remote) {
-    const runDump = async () => {
-      wrangler(["d1", "execute", "DB", ...targetArgs(target), "--file", input, "--yes"]);
-    };
-    return { stores: (await openStores(target)) as Stores, runDump };
+/**
+ * Restores `inputs`, a backup's file per segment, into the target's empty segments; returns
+ * what it restored, throws what it refused, before writing anything when it can.
+ */
+export const restore = async (target: Target, inputs: string[]): Promise<string> => {
+  const dumps = [];
+  for (const file of inputs) {
+    const bytes = Buffer.byteLength(readFileSync(file));
+    dumps.push({ file, contents: await inspectDumpInTime(file, checkTimeLimitMs(bytes)) });
   }
-  const stores = await openLocalStores(target);
-  // As `wrangler d1 execute --local --file` runs a file: one batch, whole or not at all.
-  const runDump = async () => {
-    const { unstable_splitSqlQuery: splitSql } = await import("wrangler");
-    await stores.database.batch(splitSql(dump).map((statement) => stores.database.prepare(statement)));
-  };
-  return { stores, runDump };
-};
-
-/** Restores `input` into the target's empty database; returns what it restored, throws what it refused. */
-export const restore = async (target: Target, input: string): Promise<string> => {
-  const dump = readFileSync(input, "utf8");
-  const { rows } = await inspectDumpInTime(input, checkTimeLimitMs(Buffer.byteLength(dump)));
-  const { stores, runDump } = await openDatabase(target, input, dump);
+  const { databases, close } = await openSegmentDatabases(target);
   try {
-    const tables = (await stores.query<{ name: string }>(TABLES_QUERY)).map(({ name }) => name);
-    if (tables.length > 0) {
+    const problems = segmentSetProblems(dumps, databases.length);
+    if (problems.length > 0)
       throw new Error(
-        `${describeTarget(target, "D1")} is not empty (it has ${tables.join(", ")}): restore into a new database, or use D1 Time Travel to restore this one in place.`,
+        `The files are not one backup of this target's segments: ${problems.join("; ")}. Nothing was restored.`,
       );
+    const ordered = [...dumps].sort(
+      (a, b) => (a.contents.segment?.position ?? 0) - (b.contents.segment?.position ?? 0),
+    );
+    for (const { binding, query } of databases) {
+      const tables = (await query<{ name: string }>(TABLES_QUERY)).map(({ name }) => name);
+      if (tables.length > 0) {
+        throw new Error(
+          `${describeTarget(target, "D1")} is not empty (${binding} has ${tables.join(", ")}): restore into a new database, or use D1 Time Travel to restore this one in place.`,
+        );
+      }
     }
-    await runDump();
-    const counted = await stores.query<{ name: string; count: number }>(countRowsQuery(Object.keys(rows)));
-    const differ = counted.filter(({ name, count }) => rows[name] !== count);
-    const counts = counted.map(({ name, count }) => `${name} ${count}`).join(", ");
-    if (differ.length > 0 || counted.length !== Object.keys(rows).length) {
-      throw new Error(`Restored ${input}, but the database counts ${counts}, not what the file holds: check it.`);
+    const lines: string[] = [];
+    for (const [position, { file, contents }] of ordered.entries()) {
+      const database = databases[position] as SegmentDatabase;
+      await database.runDump(file);
+      const counted = await database.query<{ name: string; count: number }>(countRowsQuery(Object.keys(contents.rows)));
+      const differ = counted.filter(({ name, count }) => contents.rows[name] !== count);
+      const counts = counted.map(({ name, count }) => `${name} ${count}`).join(", ");
+      if (differ.length > 0 || counted.length !== Object.keys(contents.rows).length) {
+        throw new Error(`Restored ${file}, but the database counts ${counts}, not what the file holds: check it.`);
+      }
+      const into = databases.length > 1 ? ` (${database.binding})` : "";
+      lines.push(`Restored ${file} into ${describeTarget(target, "D1")}${into}: ${counts} rows.`);
     }
-    return `Restored ${input} into ${describeTarget(target, "D1")}: ${counts} rows.`;
+    return lines.join("\n");
   } finally {
-    await stores.close();
+    await close();
   }
 };
 
@@ -131,13 +173,13 @@ export const runBackup = async (args: string[]): Promise<Outcome> => {
     options: {
       ...TARGET_OPTIONS,
       output: { type: "string" },
-      input: { type: "string" },
+      input: { type: "string", multiple: true },
       force: { type: "boolean", default: false },
     },
   });
   const target = targetFrom(values);
   if (command === "backup" && values.output && !values.input) {
-    return { said: backUp(target, values.output, values.force), printed: [] };
+    return { said: await backUp(target, values.output, values.force), printed: [] };
   }
   if (command === "restore" && values.input && !values.output && !values.force) {
     return { said: await restore(target, values.input), printed: [] };

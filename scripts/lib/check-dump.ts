@@ -84,6 +84,10 @@ export const countRowsQuery = (tables: string[]) =>
 export type DumpContents = {
   /** Each table's rows, the migrations' record left out. */
   rows: Record<string, number>;
+  /** Which segment of pets the dump is (src/db/segments.ts): none for a database that was never made one. */
+  segment?: { position: number; closedAt: number | null };
+  /** The lowest and highest id of its pets, null when it has none. */
+  ids: { first: number | null; last: number | null };
 };
 
 /**
@@ -132,7 +136,15 @@ export const inspectDump = (sql: string): DumpContents => {
     }
     const tables = [...expected.keys()].filter((name) => name.startsWith("table ")).map((name) => name.slice(6));
     const counted = db.prepare(countRowsQuery(tables)).all() as { name: string; count: number }[];
-    return { rows: Object.fromEntries(counted.map(({ name, count }) => [name, count])) };
+    const segment = db.prepare("select position, closed_at as closedAt from segment").get() as
+      | { position: number; closedAt: number | null }
+      | undefined;
+    const ids = db.prepare("select min(id) as first, max(id) as last from pets").get() as DumpContents["ids"];
+    return {
+      rows: Object.fromEntries(counted.map(({ name, count }) => [name, count])),
+      ...(segment && { segment: { ...segment } }),
+      ids: { ...ids },
+    };
   } finally {
     db.close();
   }

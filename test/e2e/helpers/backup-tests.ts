@@ -91,8 +91,8 @@ export const backupTests = (state: ScratchState) => {
     expect(next.id).toBeGreaterThan(Math.max(...before.map(({ id }) => id)));
 
     // A database that has tables is refused: the file would fail half-way on it.
-    await expect(restore({ remote: false, persistTo: restoredState }, file)).rejects.toThrow(
-      /is not empty \(it has .*pets.*\): restore into a new database/,
+    await expect(restore({ remote: false, persistTo: restoredState }, [file])).rejects.toThrow(
+      /is not empty \(DB has .*pets.*\): restore into a new database/,
     );
   });
 
@@ -111,21 +111,21 @@ export const backupTests = (state: ScratchState) => {
         .join("\n"),
     );
     const target = { remote: false, persistTo: path.join(scratch, "restored from a cut dump") };
-    await expect(restore(target, cut)).rejects.toThrow(
+    await expect(restore(target, [cut])).rejects.toThrow(
       /^The dump is incomplete or not of this schema: it lacks .*table idempotency_keys.*table deprecated_calls.*table api_key_last_used.*\. Nothing was restored\.$/,
     );
-    await expect(restore(target, whole)).resolves.toMatch(/^Restored .*: pets \d+, idempotency_keys/);
+    await expect(restore(target, [whole])).resolves.toMatch(/^Restored .*: pets \d+, idempotency_keys/);
   });
 
-  it("backup refuses to write over a file without --force, and a state that holds no D1", () => {
+  it("backup refuses to write over a file without --force, and a state that holds no D1", async () => {
     const existing = path.join(scratch, "existing.sql");
     writeFileSync(existing, "precious");
     const served = { remote: false, persistTo: state.server.persistTo };
-    expect(() => backUp(served, existing, false)).toThrow(
+    await expect(backUp(served, existing, false)).rejects.toThrow(
       `${existing} exists: name another file, or add --force to replace it.`,
     );
     const empty = path.join(scratch, "not a state");
-    expect(() => backUp({ remote: false, persistTo: empty }, path.join(scratch, "new.sql"), false)).toThrow(
+    await expect(backUp({ remote: false, persistTo: empty }, path.join(scratch, "new.sql"), false)).rejects.toThrow(
       /holds no D1 database \(no .*not a state\/v3\/d1\): is that the state\?$/,
     );
     expect([readFileSync(existing, "utf8"), existsSync(empty), existsSync(path.join(scratch, "new.sql"))]).toEqual([
@@ -133,7 +133,7 @@ export const backupTests = (state: ScratchState) => {
       false,
       false,
     ]);
-    expect(backUp(served, existing, true)).toMatch(/^Backed up /);
+    expect(await backUp(served, existing, true)).toMatch(/^Backed up /);
     expect(readFileSync(existing, "utf8")).toMatch(/^PRAGMA defer_foreign_keys=TRUE;\nCREATE TABLE d1_migrations/);
   });
 };
