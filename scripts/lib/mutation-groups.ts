@@ -55,6 +55,20 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
     command:
       "npx vitest run --project worker test/worker/pets/pagination.test.ts test/worker/pets/cursor-secret.test.ts test/worker/pets/pet-cache.test.ts test/worker/pets/list-pets.test.ts test/worker/pets/get-pet.test.ts test/worker/pets/round-trips.test.ts --silent",
   },
+  // The segments of pets: their ranges and bindings, the walk across them, the open segment, the
+  // bookmarks of several, the clean-up's segments (docs/architecture.md, "Segments"). Not the
+  // property test, whose seed changes with each run.
+  segments: {
+    mutate: [
+      "src/db/segments.ts",
+      "src/db/segment-sessions.ts",
+      "src/core/page-walk.ts",
+      "src/core/open-segment.ts",
+      "src/core/segments-to-clean.ts",
+    ],
+    command:
+      "npx vitest run --project worker test/worker/segments/operations.test.ts test/worker/segments/over-http.test.ts test/worker/segments/clean-up.test.ts test/worker/segments/load.test.ts test/worker/db/session.test.ts --silent",
+  },
   // The headers of a path on every answer, however it was written: an answer's own header
   // wins, one the path appends to is added to (docs/architecture.md, "CPU per request"); with
   // the files that show them on the API's answers (CORS, the 405s and preflights, the request id).

@@ -23,9 +23,9 @@ export const duration = (from: string, up: string, down: string): Nudge => ({
   down,
 });
 
-/** The restore check's time limit (scripts/lib/check-dump.ts): 10 s, and 1 s more per MiB begun. */
+/** The restore check's time limit (scripts/lib/dump-check-process.ts): 10 s, and 1 s more per MiB begun. */
 export const timeLimit = (from: string, up: string, down: string): Nudge => ({
-  file: "scripts/lib/check-dump.ts",
+  file: "scripts/lib/dump-check-process.ts",
   from,
   up,
   down,

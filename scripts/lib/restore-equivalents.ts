@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the entries quote lines of source, template literals included.
-// The restore group's survivors (scripts/lib/check-dump.ts) that no test can tell apart from
+// The restore group's survivors (scripts/lib/check-dump.ts, dump-check-process.ts) that no test can tell apart from
 // the code, each with why.
 
 import { alike, type Equivalent, inFile } from "./equivalent";
@@ -40,6 +40,8 @@ export const RESTORE_EQUIVALENTS: Equivalent[] = [
       "false",
       "a second lock: the authorizer refuses every pragma but two, writable_schema among them",
     ],
+  ]),
+  ...inFile("scripts/lib/dump-check-process.ts", [
     [
       'const check = spawn(process.execPath, ["--import", "tsx", import.meta.filename, file], {',
       "{}",

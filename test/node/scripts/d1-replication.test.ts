@@ -65,6 +65,18 @@ describe("npm run d1:replication", () => {
     ]);
   });
 
+  it("takes a segment of pets by its binding, and sends nothing for one the environment does not bind", async () => {
+    recorded.length = 0;
+    await expect(replication(["--env", "staging", "--binding", "PETS_1"])).rejects.toThrow(
+      "wrangler.toml gives staging no D1 database bound to PETS_1.",
+    );
+    expect(recorded).toEqual([]);
+    answer = { status: 200, body: { success: true, result: { read_replication: { mode: "auto" } } } };
+    expect(await replication(["--env", "staging", "--binding", "DB"])).toBe(
+      "Read replication of petstore-staging (staging): auto",
+    );
+  });
+
   it("fails with the API's reason when it refuses", async () => {
     answer = { status: 403, body: { success: false, errors: [{ code: 10000, message: "Authentication error" }] } };
     await expect(replication(["--env", "production"])).rejects.toThrow(
@@ -79,7 +91,9 @@ describe("npm run d1:replication", () => {
     ).rejects.toThrow("Set CLOUDFLARE_API_TOKEN");
     const withoutEnv = await npmScript("d1:replication", [], { CLOUDFLARE_API_BASE_URL: api, ...credentials });
     expect(withoutEnv.code).toBe(1);
-    expect(withoutEnv.stderr).toContain("Usage: npm run d1:replication -- --env <staging|production>");
+    expect(withoutEnv.stderr).toContain(
+      "Usage: npm run d1:replication -- --env <staging|production> [--binding PETS_<n>]",
+    );
     expect(recorded).toEqual([]);
   });
 });

@@ -130,11 +130,11 @@ export const OPERATIONS: Citation[] = [
     breaks: [
       edit("scripts/lib/check-dump.ts", 'const nul = sql.indexOf("\\0");', "const nul = -1;"),
       edit(
-        "scripts/lib/check-dump.ts",
+        "scripts/lib/dump-check-process.ts",
         "10_000 + Math.ceil(bytes / 2 ** 20) * 1_000",
         "10_000 + Math.ceil(bytes / 2 ** 20) * 2_000",
       ),
-      edit("scripts/lib/check-dump.ts", 'check.kill("SIGKILL");', "return;"),
+      edit("scripts/lib/dump-check-process.ts", 'check.kill("SIGKILL");', "return;"),
     ],
   },
 ];
