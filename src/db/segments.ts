@@ -42,6 +42,8 @@ export const segmentLayout = (env: SegmentsEnv): SegmentLayout => {
   if (!PET_SEGMENTS_SHAPE.test(key) || names.some((name, position) => name !== segmentBinding(position))) {
     throw new Error(`PET_SEGMENTS must list DB, PETS_1, PETS_2 ... in order: it is "${key}"`);
   }
+  if (names.length > MAX_SEGMENTS)
+    throw new Error(`PET_SEGMENTS lists ${names.length} segments, past the ${MAX_SEGMENTS} there are`);
   const databases = names.map((name) => {
     const database = (env as unknown as Record<string, D1Database | undefined>)[name];
     if (!database) throw new Error(`PET_SEGMENTS names ${name}, which is not a D1 binding of this Worker`);

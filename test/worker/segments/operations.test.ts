@@ -222,3 +222,22 @@ describe("the walk across segments", () => {
     expect(refused).toMatchObject({ code: "invalid_request", status: 400 });
   });
 });
+
+describe("PET_SEGMENTS", () => {
+  it("lists DB, PETS_1 ... in order, each bound, and 8,192 segments at most", async () => {
+    const { segmentLayout } = await import("../../../src/db/segments");
+    const names = (count: number) =>
+      Array.from({ length: count }, (_, position) => (position ? `PETS_${position}` : "DB"));
+    const bound = (count: number) => Object.fromEntries(names(count).map((name) => [name, segmentEnv(1).DB]));
+    expect(segmentLayout({ ...bound(8192), PET_SEGMENTS: names(8192).join(" ") } as never).databases).toHaveLength(
+      8192,
+    );
+    expect(() => segmentLayout({ ...bound(8193), PET_SEGMENTS: names(8193).join(" ") } as never)).toThrow(
+      "PET_SEGMENTS lists 8193 segments, past the 8192 there are",
+    );
+    expect(() => segmentLayout({ DB: segmentEnv(1).DB, PET_SEGMENTS: "DB PETS_2" } as never)).toThrow("in order");
+    expect(() => segmentLayout({ DB: segmentEnv(1).DB, PET_SEGMENTS: "DB PETS_1" } as never)).toThrow(
+      "PET_SEGMENTS names PETS_1, which is not a D1 binding of this Worker",
+    );
+  });
+});
