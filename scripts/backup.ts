@@ -47,12 +47,11 @@ const localD1 = (target: Target) =>
   path.resolve(target.persistTo ?? path.join(import.meta.dirname, "..", ".wrangler", "state"), "v3", "d1");
 
 /**
- * `wrangler d1 export` of `binding` into a file beside `output`, renamed onto it once whole. It
- * takes no --persist-to: for a --persist-to state it is given a copy of wrangler.toml in a
- * scratch folder whose .wrangler/state is that state.
+ * `wrangler d1 export` of `binding` into `partial`. It takes no --persist-to: for a
+ * --persist-to state it is given a copy of wrangler.toml in a scratch folder whose
+ * .wrangler/state is that state.
  */
-const exportDatabase = (target: Target, binding: string, output: string) => {
-  const partial = `${path.resolve(output)}.partial`;
+const exportDatabase = (target: Target, binding: string, partial: string) => {
   const scratch = mkdtempSync(path.join(tmpdir(), "petstore-backup-"));
   try {
     if (target.remote || !target.persistTo) {
@@ -65,9 +64,7 @@ const exportDatabase = (target: Target, binding: string, output: string) => {
       const config = ["--config", path.join(scratch, "wrangler.toml")];
       wrangler(["d1", "export", binding, ...targetArgs(beside), ...config, "--output", partial]);
     }
-    renameSync(partial, output);
   } finally {
-    rmSync(partial, { force: true });
     rmSync(scratch, { recursive: true, force: true });
   }
 };
@@ -106,10 +103,18 @@ export const backUp = async (target: Target, output: string, force: boolean): Pr
     const [one, them] = existing.length === 1 ? ["exists", "it"] : ["exist", "them"];
     throw new Error(`${existing.join(", ")} ${one}: name another file, or add --force to replace ${them}.`);
   }
-  databases.forEach(({ binding }, position) => {
-    const file = files[position] as string;
-    if (!kept.includes(file)) exportDatabase(target, binding, file);
-  });
+  // Every file is exported beside its name first, and renamed onto it only once all are whole:
+  // a backup that fails leaves the files as they were.
+  const partials = written.map((file) => `${path.resolve(file)}.partial`);
+  try {
+    databases.forEach(({ binding }, position) => {
+      const index = written.indexOf(files[position] as string);
+      if (index >= 0) exportDatabase(target, binding, partials[index] as string);
+    });
+    for (const [index, file] of written.entries()) renameSync(partials[index] as string, file);
+  } finally {
+    for (const partial of partials) rmSync(partial, { force: true });
+  }
   const rest = written.length > 1 ? ` and ${written.slice(1).join(", ")}` : "";
   const keptNote = kept.length > 0 ? `; kept ${kept.join(", ")} of closed segments, from an earlier backup` : "";
   return `Backed up ${describeTarget(target, "D1")} to ${output}${rest}${keptNote}.`;
@@ -149,7 +154,13 @@ export const restore = async (target: Target, inputs: string[]): Promise<string>
     const lines: string[] = [];
     for (const [position, { file, contents }] of ordered.entries()) {
       const database = databases[position] as SegmentDatabase;
-      await database.runDump(file);
+      try {
+        await database.runDump(file);
+      } catch (error) {
+        // Each file runs whole or not at all: those before it are restored, it and those after it not.
+        const done = lines.length > 0 ? ` ${lines.join(" ")} The others were not restored.` : " Nothing was restored.";
+        throw new Error(`Restoring ${file} into ${database.binding} failed: ${(error as Error).message}.${done}`);
+      }
       const counted = await database.query<{ name: string; count: number }>(countRowsQuery(Object.keys(contents.rows)));
       const differ = counted.filter(({ name, count }) => contents.rows[name] !== count);
       const counts = counted.map(({ name, count }) => `${name} ${count}`).join(", ");
