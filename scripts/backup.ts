@@ -17,26 +17,15 @@
 // API keys live in KV, not in the backup, and keep working across a restore. For
 // production, D1 Time Travel restores a database in place to any minute of the last 30
 // days (docs/operations.md, "Backing up and restoring data").
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { countRowsQuery } from "./lib/check-dump";
 import { type Outcome, runAsCommand } from "./lib/command";
 import { checkTimeLimitMs, inspectDumpInTime } from "./lib/dump-check-process";
-import { openSegmentDatabases, type SegmentDatabase } from "./lib/segment-databases";
+import { exportDatabase, openSegmentDatabases, type SegmentDatabase } from "./lib/segment-databases";
 import { segmentFile, segmentSetProblems } from "./lib/segment-set";
-import { describeTarget, TARGET_OPTIONS, type Target, targetArgs, targetFrom } from "./lib/target";
-import { wrangler } from "./lib/wrangler";
+import { describeTarget, TARGET_OPTIONS, type Target, targetFrom } from "./lib/target";
 
 const USAGE = `Usage:
   npm run --silent backup  -- --output FILE [--force] [--env staging|production --remote | --persist-to DIR]
@@ -45,29 +34,6 @@ const USAGE = `Usage:
 /** Where wrangler keeps a local state's D1 databases. */
 const localD1 = (target: Target) =>
   path.resolve(target.persistTo ?? path.join(import.meta.dirname, "..", ".wrangler", "state"), "v3", "d1");
-
-/**
- * `wrangler d1 export` of `binding` into `partial`. It takes no --persist-to: for a
- * --persist-to state it is given a copy of wrangler.toml in a scratch folder whose
- * .wrangler/state is that state.
- */
-const exportDatabase = (target: Target, binding: string, partial: string) => {
-  const scratch = mkdtempSync(path.join(tmpdir(), "petstore-backup-"));
-  try {
-    if (target.remote || !target.persistTo) {
-      wrangler(["d1", "export", binding, ...targetArgs(target), "--output", partial]);
-    } else {
-      writeFileSync(path.join(scratch, "wrangler.toml"), readFileSync("wrangler.toml"));
-      mkdirSync(path.join(scratch, ".wrangler"));
-      symlinkSync(path.resolve(target.persistTo), path.join(scratch, ".wrangler", "state"));
-      const { persistTo: _, ...beside } = target;
-      const config = ["--config", path.join(scratch, "wrangler.toml")];
-      wrangler(["d1", "export", binding, ...targetArgs(beside), ...config, "--output", partial]);
-    }
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
-};
 
 /** Whether each of `databases` is a closed segment, which no longer changes. */
 const closedStates = (databases: SegmentDatabase[]) =>

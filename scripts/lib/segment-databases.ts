@@ -1,7 +1,9 @@
 // The segments of pets of a target (src/db/segments.ts) as the backup and the restore reach
-// them: their bindings and database names from wrangler.toml, and each database's queries and
+// them: their bindings and database names from wrangler.toml, each database's export, queries and
 // the running of a dump, locally through one runtime (getPlatformProxy), remotely through wrangler.
-import { readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { databaseBlocks, listedSegments } from "../segments/layout";
 import { openLocalStores } from "./stores";
 import { type Target, targetArgs } from "./target";
@@ -62,4 +64,27 @@ export const openSegmentDatabases = async (
     };
   });
   return { databases, close: stores.close };
+};
+
+/**
+ * `wrangler d1 export` of `binding` into `partial`. It takes no --persist-to: for a
+ * --persist-to state it is given a copy of wrangler.toml in a scratch folder whose
+ * .wrangler/state is that state.
+ */
+export const exportDatabase = (target: Target, binding: string, partial: string) => {
+  const scratch = mkdtempSync(path.join(tmpdir(), "petstore-backup-"));
+  try {
+    if (target.remote || !target.persistTo) {
+      wrangler(["d1", "export", binding, ...targetArgs(target), "--output", partial]);
+    } else {
+      writeFileSync(path.join(scratch, "wrangler.toml"), readFileSync("wrangler.toml"));
+      mkdirSync(path.join(scratch, ".wrangler"));
+      symlinkSync(path.resolve(target.persistTo), path.join(scratch, ".wrangler", "state"));
+      const { persistTo: _, ...beside } = target;
+      const config = ["--config", path.join(scratch, "wrangler.toml")];
+      wrangler(["d1", "export", binding, ...targetArgs(beside), ...config, "--output", partial]);
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 };
