@@ -201,10 +201,22 @@ describe("the walk across segments", () => {
     expect(pages.map((page) => page.roundTrips)).toEqual([2, 1]);
   });
 
-  it("ends in the segment before the last while that one is open", async () => {
+  it("ends in the segment before the last while that one is open, in one query, and does not go on", async () => {
     await history([[pet("a"), pet("b")]]);
+    // A pet in segment 1 before segment 0 is closed can only be one a walk must not cross to:
+    // segment 0 may still take pets that come before it.
+    await segmentEnv(2)
+      .PETS_1.prepare("insert into pets (name, category_id, status) values ('early', 1, 'available')")
+      .run();
     const pages = await walk(isolate(2), 5);
     expect(pages.map((page) => page.pets.map((found) => found.name))).toEqual([["a", "b"]]);
+    expect(pages.map((page) => page.roundTrips)).toEqual([1]);
+    // Once segment 0 is closed, the walk goes on into segment 1.
+    await closeSegment(0, DAY);
+    worker = await startIsolate();
+    const after = await walk(isolate(2), 5);
+    expect(after.map((page) => page.pets.map((found) => found.name))).toEqual([["a", "b", "early"]]);
+    expect(after.map((page) => page.roundTrips)).toEqual([2]);
   });
 
   it("refuses a cursor past every segment", async () => {
@@ -213,8 +225,8 @@ describe("the walk across segments", () => {
     const second = accepted(
       await listPets.run(contextOf(isolate()), { limit: 1, status: "available", cursor: first.nextCursor }),
     );
-    // A cursor after segment 0, used by a deployment that lists segment 0 alone.
-    const refused = await listPets.run(contextOf(isolate(1)), {
+    // Its position is the first id of segment 2: no segment of a deployment that lists two.
+    const refused = await listPets.run(contextOf(isolate(2)), {
       limit: 1,
       status: "available",
       cursor: second.nextCursor,
