@@ -9,7 +9,7 @@ import { emptyTally, RequestSession } from "./session";
  * touched. Writes go to the open segment only, and to the one before it while it was open:
  * a segment closed before that has no write a replica could still lack.
  */
-export const BOOKMARKS_KEPT = 2;
+const BOOKMARKS_KEPT = 2;
 
 /** The bookmarks of a header that matched BOOKMARK (src/schemas.ts), by segment: `<bookmark>` for segment 0, `s<nnnn>:<bookmark>` for segment n. */
 const bookmarksOf = (header: string): Map<number, string> => {

@@ -5,7 +5,7 @@
 // every create, and those before it are closed, full and never written again.
 
 /** The ids each segment owns: 2^40, so that 8,192 segments fill the 2^53 of exact integers. */
-export const SEGMENT_SPAN = 2 ** 40;
+const SEGMENT_SPAN = 2 ** 40;
 /** No segment past this one: its range ends at Number.MAX_SAFE_INTEGER. */
 export const MAX_SEGMENTS = 2 ** 53 / SEGMENT_SPAN;
 

@@ -5,7 +5,7 @@ import { createSessionDatabase, type D1Usage, type Database, emptyD1Usage, type 
 const timely = <T>(running: Promise<T>) => withDeadline(running, D1_DEADLINE_MS, "D1");
 
 /** What a request's sessions report, together when it opens one on each of several databases. */
-export type SessionTally = { readonly usage: D1Usage; retries: number };
+type SessionTally = { readonly usage: D1Usage; retries: number };
 
 export const emptyTally = (): SessionTally => ({ usage: emptyD1Usage(), retries: 0 });
 
