@@ -6,13 +6,14 @@
 // segment 0 into 1 beside the same filter on one segment, reported. Then timed, on the same two
 // servers without callgrind: creates a second, and the crossing page's median latency.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { wrangler } from "../scripts/lib/wrangler";
 import { seedSql } from "../scripts/seed";
+import { configCopy } from "../scripts/segments/layout";
 import { openNextSegment } from "../scripts/segments/open";
 import { startBenchServer } from "./bench-server";
 import { countedProcess } from "./callgrind";
@@ -41,14 +42,8 @@ const log = (message: string) => console.log(`[bench:segments] ${message}`);
 /** The API's state with three segments: N pets seeded in each, as the deployment grew. */
 const prepareThree = async (runDir: string) => {
   const prepared = await prepareApi(runDir, count, log);
-  const config = path.join(runDir, "wrangler.toml");
-  // A configuration of its own for segment:open to edit, its paths made to reach the repository's files.
-  writeFileSync(
-    config,
-    readFileSync("wrangler.toml", "utf8")
-      .replace('main = "src/index.ts"', `main = "${path.relative(runDir, "src/index.ts")}"`)
-      .replaceAll('migrations_dir = "drizzle"', `migrations_dir = "${path.relative(runDir, "drizzle")}"`),
-  );
+  // A configuration of its own for segment:open to edit.
+  const config = configCopy(runDir);
   const seed = path.join(runDir, "seed.sql");
   writeFileSync(seed, seedSql(count));
   for (const binding of ["PETS_1", "PETS_2"]) {

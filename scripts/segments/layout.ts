@@ -1,6 +1,8 @@
 // The segments as wrangler.toml lists them for an environment, and the edits that list one
 // more: its [[d1_databases]] block and its name in PET_SEGMENTS (src/db/segments.ts). Text
 // edits, so that the file's comments and order stay as they are.
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { segmentBinding } from "../../src/db/segments";
 
 /** The top-level tables for local development, `[env.<env>.…]` for a deployed environment. */
@@ -89,3 +91,17 @@ export const segmentDatabaseName = (firstName: string, position: number) => `${f
  */
 export const localDatabaseId = (firstId: string, position: number) =>
   `${firstId.slice(0, -8)}${String(position).padStart(4, "0")}${firstId.slice(-4)}`;
+
+/**
+ * A copy of wrangler.toml in `folder`, named `name`, with its paths made to reach the
+ * repository's files: a configuration for segment:open to edit beside the real one (the
+ * bench and the tests open segments on scratch state).
+ */
+export const configCopy = (folder: string, name = "wrangler.toml") => {
+  const config = path.join(folder, name);
+  const text = readFileSync("wrangler.toml", "utf8")
+    .replace('main = "src/index.ts"', `main = "${path.relative(folder, "src/index.ts")}"`)
+    .replaceAll('migrations_dir = "drizzle"', `migrations_dir = "${path.relative(folder, "drizzle")}"`);
+  writeFileSync(config, text);
+  return config;
+};

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { wrangler } from "../../../scripts/lib/wrangler";
+import { configCopy } from "../../../scripts/segments/layout";
 import { npmScript } from "../helpers/npm-script";
 
 // `npm run segment:open` on local state, with a copy of wrangler.toml for it to edit: what it
@@ -11,16 +12,12 @@ import { npmScript } from "../helpers/npm-script";
 
 const D1_FILES = path.join("v3", "d1", "miniflare-D1DatabaseObject");
 const scratch = mkdtempSync(path.join(tmpdir(), "petstore-segment-open-"));
-// Beside the repository's files (.wrangler is ignored), its paths made to reach them.
+// Beside the repository's files (.wrangler is ignored).
 const configDir = mkdtempSync(path.join(".wrangler", "segment-open-"));
 
 /** A configuration of its own and a migrated local state. */
 const setUp = (name: string) => {
-  const config = path.join(configDir, `${name}.toml`);
-  const text = readFileSync("wrangler.toml", "utf8")
-    .replace('main = "src/index.ts"', `main = "${path.relative(configDir, "src/index.ts")}"`)
-    .replaceAll('migrations_dir = "drizzle"', `migrations_dir = "${path.relative(configDir, "drizzle")}"`);
-  writeFileSync(config, text);
+  const config = configCopy(configDir, `${name}.toml`);
   const state = path.join(scratch, name);
   wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", state, "--config", config]);
   return {

@@ -157,6 +157,17 @@ describe("an Idempotency-Key across a segment's closing", () => {
     expect((await create(at, pet("second"), { idempotencyKey: "k-4", now: DAY + HOUR })).roundTrips).toBe(2);
     expect((await create(at, pet("third"), { idempotencyKey: "k-6", now: DAY + 26 * HOUR })).roundTrips).toBe(1);
   });
+
+  it("looks for 24 hours and five minutes after the closing (the closing machine's clock), and not a minute more", async () => {
+    const MINUTE = 60 * 1000;
+    await closeSegment(0, DAY);
+    const at = isolate(2);
+    await create(at, pet("first"), { idempotencyKey: "m-1", now: DAY + HOUR });
+    const keyed = async (key: string, now: number) =>
+      (await create(at, pet(key), { idempotencyKey: key, now })).roundTrips;
+    expect(await keyed("m-2", DAY + 24 * HOUR + 4 * MINUTE)).toBe(2);
+    expect(await keyed("m-3", DAY + 24 * HOUR + 6 * MINUTE)).toBe(1);
+  });
 });
 
 describe("getPet across segments", () => {
