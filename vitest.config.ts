@@ -1,7 +1,7 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { build } from "esbuild";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { HeaviestFirst } from "./test/helpers/heaviest-first.ts";
 
 const RATE_LIMIT_IN_TESTS = 150;
@@ -12,11 +12,12 @@ const RATE_LIMIT_IN_TESTS = 150;
  * quiet durations fails there (the 30 s around `npm run check:deploy`, 9 s quiet, did).
  */
 const HANG_GUARD = { testTimeout: 600_000, hookTimeout: 600_000 };
-/** The worker tests that run with three segments too. */
-const THREE_SEGMENT_TESTS = [
-  "test/worker/{pets,core,deprecation,client}/**/*.test.ts",
-  "test/worker/mcp/{arguments,count,endpoint,modern,plumbing}.test.ts",
-];
+/**
+ * The worker tests that run with one segment only: those of segments lay out their own
+ * (test/helpers/segments.ts), and the bench's floor is one database's by definition
+ * (`npm run bench:segments` sets three beside one).
+ */
+const ONE_SEGMENT_ONLY = ["test/worker/segments/**", "test/worker/bench/**"];
 const TEST_CURSOR_SECRET = "test-cursor-secret-0123456789abcdef";
 // The property tests' seed (test/worker/pets/properties.test.ts): FC_SEED replays a run.
 const PROPERTY_SEED = process.env.FC_SEED ?? String(Math.floor(Math.random() * 2 ** 31));
@@ -56,7 +57,7 @@ export default defineConfig(async () => {
     banner: mutant ? { js: `globalThis.__stryker__ = { activeMutant: ${JSON.stringify(mutant)} };` } : {},
   });
   /** The API, inside workerd with real D1, KV and rate-limit bindings: the tests of `include`, with pets in `segments`. */
-  const workerProject = (name: string, include: string[], segments: string) => ({
+  const workerProject = (name: string, segments: string, exclude: string[] = []) => ({
     plugins: [
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
@@ -104,7 +105,8 @@ export default defineConfig(async () => {
     ],
     test: {
       name,
-      include,
+      include: ["test/worker/**/*.test.ts"],
+      exclude: [...configDefaults.exclude, ...exclude],
       // Vitest's module cache on disk makes a file's run, at its first fetch of a module the
       // runtime lacks, ask for a snapshot of the file's whole import graph, and the pool reads
       // every module's code into it for workerd: megabytes (zod, hono, the OAuth provider,
@@ -137,9 +139,9 @@ export default defineConfig(async () => {
       // (each sets maxWorkers: 2, which a group requires alike), the slowest first.
       sequence: { sequencer: HeaviestFirst },
       projects: [
-        workerProject("worker", ["test/worker/**/*.test.ts"], "DB"),
-        // Again with three segments, segment 0 closed and 1 open: the tests of what reads or writes pets.
-        workerProject("worker-3-segments", THREE_SEGMENT_TESTS, "DB PETS_1 PETS_2"),
+        workerProject("worker", "DB"),
+        // Again with three segments, segment 0 closed and 1 open, as a deployment that opened two.
+        workerProject("worker-3-segments", "DB PETS_1 PETS_2", ONE_SEGMENT_ONLY),
         {
           // What needs Node and no Worker: the repository's checks, the OpenAPI linter, the scripts.
           test: {

@@ -19,29 +19,46 @@ export default {
   async scheduled(controller, env) {
     const now = controller.scheduledTime;
     const budget = { left: CLEAN_UP_MAX_QUERIES };
-    const cleanUps: [string, () => Promise<CleanUpOutcome>][] = [
-      ["old deprecated-call records", () => deleteOldDeprecatedCalls(createDatabase(env.DB), now, undefined, budget)],
+    // Each named in words for a reader and in fields for a query of the logs; by segment when
+    // there are several, so that a failure says where.
+    type CleanUp = { records: string; fields: Record<string, unknown>; run: () => Promise<CleanUpOutcome> };
+    const cleanUps: CleanUp[] = [
+      {
+        records: "old deprecated-call records",
+        fields: { cleanUp: "deprecated-calls" },
+        run: () => deleteOldDeprecatedCalls(createDatabase(env.DB), now, undefined, budget),
+      },
     ];
+    const idempotency = "expired idempotency records";
     try {
       const segments = await segmentsToClean(segmentLayout(env), now, budget);
-      // Named by segment when there are several, so that a failure says where.
       for (const { position, db } of segments) {
-        const records = `expired idempotency records${segments.length > 1 ? ` in segment ${position}` : ""}`;
-        cleanUps.push([records, () => deleteExpiredIdempotencyKeys(db, now, undefined, budget)]);
+        const several = segments.length > 1;
+        cleanUps.push({
+          records: several ? `${idempotency} in segment ${position}` : idempotency,
+          fields: { cleanUp: "idempotency-records", ...(several && { segment: position }) },
+          run: () => deleteExpiredIdempotencyKeys(db, now, undefined, budget),
+        });
       }
     } catch (error) {
-      cleanUps.push(["expired idempotency records", () => Promise.reject(error)]);
+      cleanUps.push({
+        records: idempotency,
+        fields: { cleanUp: "idempotency-records" },
+        run: () => Promise.reject(error),
+      });
     }
     const failed: string[] = [];
     await Promise.all(
-      cleanUps.map(async ([records, cleanUp]) => {
+      cleanUps.map(async ({ records, fields, run }) => {
         try {
-          const outcome = await cleanUp();
-          console.log(JSON.stringify({ level: "info", message: `the clean-up of ${records}`, ...outcome }));
+          const outcome = await run();
+          console.log(JSON.stringify({ level: "info", message: `the clean-up of ${records}`, ...fields, ...outcome }));
         } catch (error) {
           failed.push(records);
           const cause = messagesOf(error).at(-1);
-          console.error(JSON.stringify({ level: "error", message: `the clean-up of ${records} failed`, cause }));
+          console.error(
+            JSON.stringify({ level: "error", message: `the clean-up of ${records} failed`, ...fields, cause }),
+          );
         }
       }),
     );

@@ -59,14 +59,40 @@ export const petsPerSegment = (): Promise<number[]> =>
     ),
   );
 
-/**
- * The database that takes new pets in this project (vitest.config.ts): DB with one segment,
- * PETS_1 with three (segment 0 closed), for the tests that look at what was stored.
- */
-export const petsDatabase = (): D1Database => (env.PET_SEGMENTS === "DB" ? env.DB : bound.PETS_1);
+/** The binding of the segment that takes new pets in this project (vitest.config.ts): DB with one segment, PETS_1 with three (segment 0 closed). */
+export const OPEN_SEGMENT_BINDING = env.PET_SEGMENTS === "DB" ? "DB" : "PETS_1";
+
+/** That segment's position: the order of its range. */
+export const OPEN_SEGMENT = OPEN_SEGMENT_BINDING === "DB" ? 0 : 1;
+
+/** The database that takes new pets in this project, for the tests that look at what was stored. */
+export const petsDatabase = (): D1Database => (OPEN_SEGMENT_BINDING === "DB" ? env.DB : bound.PETS_1);
+
+/** The databases of the segments this project's Worker lists (vitest.config.ts). */
+export const listedSegmentDatabases = (): D1Database[] => segmentDatabases.slice(0, env.PET_SEGMENTS.split(" ").length);
 
 /**
  * The queries of a page read from the first pet on: one, or, in the project of three, two (segment
  * 0 holds no pet there, so the walk goes on into segment 1, where they are).
  */
 export const FIRST_PAGE_QUERIES = env.PET_SEGMENTS === "DB" ? 1 : 2;
+
+/**
+ * Pets 1 to `lastId` in segment 0 closed, as a deployment's first database holds the pets it
+ * had before it opened segment 1: the closing is lifted for the insert and put back in the same batch.
+ */
+export const petsInClosedSegmentZero = async (lastId: number) => {
+  const db = env.DB;
+  const closing = await db.prepare("SELECT closed_at FROM segment").first<{ closed_at: number }>();
+  if (closing?.closed_at == null) throw new Error("segment 0 is not closed");
+  await db.batch([
+    db.prepare("UPDATE segment SET closed_at = NULL"),
+    db
+      .prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+         INSERT OR IGNORE INTO pets (id, name, category_id, status) SELECT i, 'Filler', 1, 'available' FROM n`,
+      )
+      .bind(lastId),
+    db.prepare("UPDATE segment SET closed_at = ?").bind(closing.closed_at),
+  ]);
+};

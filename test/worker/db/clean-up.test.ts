@@ -6,6 +6,7 @@ import { deleteInBatches } from "../../../src/db/clean-up";
 import { createDatabase } from "../../../src/db/client";
 import worker from "../../../src/index";
 import { createApiKey, createPet } from "../../helpers/index";
+import { petsDatabase } from "../../helpers/segments";
 
 // The hourly clean-ups at volume, on the suite's real D1: every expired row goes, over as
 // many runs as it takes, and no statement deletes more than a batch, so that none holds the
@@ -18,20 +19,22 @@ const BATCH_ROWS = 1_000;
 const BUDGET_MS = 60_000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** `rows` idempotency records of one pet, each created `age` ms before `now`, older ones first. */
+/** `rows` idempotency records of one pet (in its segment), each created `age` ms before `now`, older ones first. */
 const insertRecords = async (petId: number, rows: number, now: number, age: number, prefix: string) => {
-  await env.DB.prepare(
-    `insert into idempotency_keys (api_key_hash, idempotency_key, request_hash, pet_id, created_at)
+  await petsDatabase()
+    .prepare(
+      `insert into idempotency_keys (api_key_hash, idempotency_key, request_hash, pet_id, created_at)
      with recursive n(i) as (select 1 union all select i + 1 from n where i < ?)
      select 'clean-up-test', ? || i, 'request', ?, ? - ? - i from n`,
-  )
+    )
     .bind(rows, prefix, petId, now, age)
     .run();
 };
 
 const countRecords = async (prefix: string) =>
   (
-    await env.DB.prepare("select count(*) as count from idempotency_keys where idempotency_key like ? || '%'")
+    await petsDatabase()
+      .prepare("select count(*) as count from idempotency_keys where idempotency_key like ? || '%'")
       .bind(prefix)
       .first<{ count: number }>()
   )?.count ?? 0;
@@ -99,7 +102,7 @@ describe("the clean-up of expired idempotency records", () => {
     const now = Date.now();
     await insertRecords(pet.id, 100_000, now, DAY_MS, "expired-");
     await insertRecords(pet.id, 10, now, DAY_MS - 60_000, "fresh-");
-    const { d1, changes } = watchChanges(env.DB);
+    const { d1, changes } = watchChanges(petsDatabase());
     const db = createDatabase(d1);
     // A clock that goes 10 s on at each reading: a run stops after its budget of 60 s.
     let clock = now;

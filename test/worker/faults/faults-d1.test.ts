@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Pet } from "../../../src/schemas";
 import { call, expectError, expectUnavailable, faultLogLines, keyWithPet } from "../../helpers/index";
+import { FIRST_PAGE_QUERIES, petsDatabase } from "../../helpers/segments";
 import { d1Error, failing } from "../../helpers/wrap-bindings";
 
 // The documented numbers, written here rather than imported, so that a change to the code
@@ -31,12 +32,25 @@ const BACK_OFF = [
 
 let key: string;
 let pet: Pet;
-beforeAll(async () => ({ key, pet } = await keyWithPet("faults")));
+beforeAll(async () => {
+  ({ key, pet } = await keyWithPet("faults"));
+  // With segments, an isolate reads once which closed ones may hold a young Idempotency-Key (src/core/open-segment.ts).
+  await call("/v1/pets", {
+    key,
+    method: "POST",
+    json: { name: "Warm", categoryId: 1 },
+    headers: { "Idempotency-Key": "warm" },
+  });
+});
 afterEach(() => vi.useRealTimers());
 
 const petsNamed = async (name: string) =>
-  (await env.DB.prepare("select count(*) as count from pets where name = ?").bind(name).first<{ count: number }>())
-    ?.count;
+  (
+    await petsDatabase()
+      .prepare("select count(*) as count from pets where name = ?")
+      .bind(name)
+      .first<{ count: number }>()
+  )?.count;
 
 describe("a D1 fault on a read", () => {
   it.each(RETRYABLE)("'%s' once: retried, and answered 200", async (message) => {
@@ -44,7 +58,7 @@ describe("a D1 fault on a read", () => {
     const response = await call("/v1/pets?status=pending", { key, bindings: flaky.env });
     expect(response.status).toBe(200);
     expect(await response.json()).toContainEqual(pet);
-    expect(flaky.calls).toHaveLength(2);
+    expect(flaky.calls).toHaveLength(FIRST_PAGE_QUERIES + 1);
   });
 
   it.each(RETRYABLE)(

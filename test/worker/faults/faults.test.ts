@@ -5,6 +5,7 @@ import { generateApiKey, hashApiKey } from "../../../src/keys/api-key";
 import type { Pet } from "../../../src/schemas";
 import { answerAtDeadline } from "../../helpers/deadline";
 import { call, createApiKey, expectError, expectUnavailable, faultLogLines, keyWithPet } from "../../helpers/index";
+import { OPEN_SEGMENT } from "../../helpers/segments";
 import { d1Error, failing } from "../../helpers/wrap-bindings";
 
 // The documented numbers, written here rather than imported, so that a change to the code
@@ -175,7 +176,12 @@ describe("a rate limiter fault", () => {
 describe("the hourly cron", () => {
   it("runs every clean-up when one fails, logs the failure, and reports the run failed", async () => {
     await env.DB.prepare("insert into deprecated_calls values ('cron-old', 'x', 'getPet', '2000-01-01', 1, 0)").run();
-    const broken = failing(env, { binding: "DB", sql: /idempotency_keys/, error: d1Error("D1 DB is overloaded.") });
+    const broken = failing(env, {
+      binding: "DB",
+      segment: OPEN_SEGMENT,
+      sql: /idempotency_keys/,
+      error: d1Error("D1 DB is overloaded."),
+    });
     const lines = await faultLogLines(async () => {
       await expect(
         worker.scheduled({ scheduledTime: Date.now(), cron: "17 * * * *", noRetry() {} }, broken.env),
@@ -184,7 +190,7 @@ describe("the hourly cron", () => {
     expect(lines).toMatchObject([
       {
         level: "error",
-        message: "the clean-up of expired idempotency records failed",
+        cleanUp: "idempotency-records",
         cause: "D1_ERROR: D1 DB is overloaded.",
       },
     ]);

@@ -4,6 +4,7 @@ import { unwrittenUsageBytes } from "../../../src/deprecation/usage";
 import { generateApiKey, hashApiKey } from "../../../src/keys/api-key";
 import { type CacheShare, cachedBytes, estimateBytes } from "../../../src/lib/bounded-cache";
 import { call, nextLink } from "../../helpers/index";
+import { petsDatabase } from "../../helpers/segments";
 
 // The budget and its shares as docs/architecture.md states them ("Memory with a ceiling"),
 // written here rather than imported, so that a change to the code that the docs do not
@@ -62,14 +63,18 @@ describe("the isolate's caches", () => {
   it("stay within the budget when filled with the worst case", async () => {
     // No usage flush runs meanwhile: the deprecated calls stay counted in memory.
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    await env.DB.prepare(
-      `with recursive n(i) as (select 1 union all select i + 1 from n where i < ${PAGED_PETS})
+    await petsDatabase()
+      .prepare(
+        `with recursive n(i) as (select 1 union all select i + 1 from n where i < ${PAGED_PETS})
        insert into pets (name, category_id, status) select 'p', i, 'pending' from n`,
-    ).run();
-    await env.DB.prepare(
-      `with recursive n(i) as (select 1 union all select i + 1 from n where i < ${PETS})
+      )
+      .run();
+    await petsDatabase()
+      .prepare(
+        `with recursive n(i) as (select 1 union all select i + 1 from n where i < ${PETS})
        insert into pets (name, category_id, status) select replace(printf('%.*c', 255, 'x'), 'x', '🐕'), i, 'available' from n`,
-    ).run();
+      )
+      .run();
     const keys = Array.from({ length: KEYS }, () => generateApiKey("development"));
     const label = "l".repeat(1000);
     await Promise.all(
@@ -100,7 +105,12 @@ describe("the isolate's caches", () => {
     const limits = Array.from({ length: 11 }, (_, index) => 90 + index);
     await Promise.all(limits.map((limit) => walk(`/v1/pets?status=pending&limit=${limit}`, `198.19.${limit}`)));
     // Keys call getPet (its record, its deprecated calls); unknown keys are refused.
-    const firstAvailable = PAGED_PETS + 1;
+    const firstAvailable =
+      (
+        await petsDatabase()
+          .prepare("select min(id) as id from pets where status = 'available'")
+          .first<{ id: number }>()
+      )?.id ?? 0;
     await sendAll(
       Array.from({ length: DEPRECATED_CALLERS }, (_, index) => `/v1/pets/${firstAvailable + index}`),
       nextKey,

@@ -1,17 +1,17 @@
-import { env } from "cloudflare:workers";
 import { afterEach, expect, it } from "vitest";
 import { call, createApiKey, expectError, faultLogLines } from "../../helpers/index";
+import { listedSegmentDatabases } from "../../helpers/segments";
 
-// The test files share one database, whose schema the migrations made once: the table is
-// renamed away for this test only, and
-// every query of pets fails as if it had been dropped.
-afterEach(async () => {
-  await env.DB.exec("ALTER TABLE pets_hidden RENAME TO pets");
-});
+// The test files share the databases, whose schema the migrations made once: the table is
+// renamed away in every segment for this test only, and every query of pets fails as if it
+// had been dropped.
+const renameInEverySegment = (from: string, to: string) =>
+  Promise.all(listedSegmentDatabases().map((database) => database.exec(`ALTER TABLE ${from} RENAME TO ${to}`)));
+afterEach(() => renameInEverySegment("pets_hidden", "pets"));
 
 it("answers an uncaught exception with a clean 500 that leaks no SQL or stack", async () => {
   const key = await createApiKey();
-  await env.DB.exec("ALTER TABLE pets RENAME TO pets_hidden");
+  await renameInEverySegment("pets", "pets_hidden");
   const lines = await faultLogLines(async () => {
     for (const request of [
       call("/v1/pets", { key }),

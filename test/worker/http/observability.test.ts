@@ -1,10 +1,18 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { call, createApiKey, faultLogLines } from "../../helpers/index";
 import { withLaggingReplicaBindings } from "../../helpers/lagging-replica";
+import { FIRST_PAGE_QUERIES } from "../../helpers/segments";
 
 let key: string;
 beforeAll(async () => {
   key = await createApiKey("observed team");
+  // With segments, an isolate reads once which closed ones may hold a young Idempotency-Key (src/core/open-segment.ts).
+  await call("/v1/pets", {
+    key,
+    method: "POST",
+    json: { name: "Warm", categoryId: 1 },
+    headers: { "Idempotency-Key": "warm" },
+  });
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -93,7 +101,7 @@ describe("the access log", () => {
     };
     // Created pets are cached: a new isolate's first read is what a miss looks like.
     const { line: miss } = await accessLines(() => call("/v1/pets?limit=100", { key }));
-    expect(miss).toMatchObject({ status: 200, isolateCache: "miss", d1RoundTrips: 1, d1Retries: 0 });
+    expect(miss).toMatchObject({ status: 200, isolateCache: "miss", d1RoundTrips: FIRST_PAGE_QUERIES, d1Retries: 0 });
     expect(miss.d1RowsRead).toBeGreaterThan(0);
     expect(miss.d1DurationMs).toBeGreaterThanOrEqual(0);
     expect(miss).not.toHaveProperty("errorCode");
@@ -108,11 +116,11 @@ describe("the access log", () => {
     const bookmark = created.headers.get("x-d1-bookmark") ?? "";
     // A partial page always goes to D1: without a bookmark to the replica, with the write's to the primary.
     const { line: nearest } = await accessLines(() => call("/v1/pets?limit=100", { key, bindings }));
-    expect(nearest).toMatchObject({ status: 200, d1RoundTrips: 1, d1ServedByPrimary: false });
+    expect(nearest).toMatchObject({ status: 200, d1RoundTrips: FIRST_PAGE_QUERIES, d1ServedByPrimary: false });
     const { line: own } = await accessLines(() =>
       call("/v1/pets?limit=100", { key, bindings, headers: { "x-d1-bookmark": bookmark } }),
     );
-    expect(own).toMatchObject({ status: 200, d1RoundTrips: 1, d1ServedByPrimary: true });
+    expect(own).toMatchObject({ status: 200, d1RoundTrips: FIRST_PAGE_QUERIES, d1ServedByPrimary: true });
   });
 
   it("counts the rows a create wrote, and names the code of a refused request", async () => {
