@@ -1,8 +1,8 @@
 // Backs up the D1 databases to .sql files, one per segment of pets (src/db/segments.ts), and
 // restores them into empty databases.
 //
-//   npm run --silent backup  -- --output FILE [--force] [--env staging|production --remote | --persist-to DIR]
-//   npm run --silent restore -- --input FILE [--input FILE ...] [--env staging|production --remote | --persist-to DIR]
+//   npm run --silent backup  -- --output FILE [--force] [--env staging|production --remote | --persist-to DIR] [--config FILE]
+//   npm run --silent restore -- --input FILE [--input FILE ...] [--env staging|production --remote | --persist-to DIR] [--config FILE]
 //
 // The first segment's file is FILE; the others are named by ./lib/segment-set.ts (a closed
 // segment's once, kept for later backups), and a restore takes them together, refusing files
@@ -25,15 +25,14 @@ import { type Outcome, runAsCommand } from "./lib/command";
 import { checkTimeLimitMs, inspectDumpInTime } from "./lib/dump-check-process";
 import { exportDatabase, openSegmentDatabases, type SegmentDatabase } from "./lib/segment-databases";
 import { segmentFile, segmentSetProblems } from "./lib/segment-set";
-import { describeTarget, TARGET_OPTIONS, type Target, targetFrom } from "./lib/target";
+import { describeTarget, localState, TARGET_OPTIONS, type Target, targetFrom } from "./lib/target";
 
 const USAGE = `Usage:
-  npm run --silent backup  -- --output FILE [--force] [--env staging|production --remote | --persist-to DIR]
-  npm run --silent restore -- --input FILE [--input FILE ...] [--env staging|production --remote | --persist-to DIR]`;
+  npm run --silent backup  -- --output FILE [--force] [--env staging|production --remote | --persist-to DIR] [--config FILE]
+  npm run --silent restore -- --input FILE [--input FILE ...] [--env staging|production --remote | --persist-to DIR] [--config FILE]`;
 
 /** Where wrangler keeps a local state's D1 databases. */
-const localD1 = (target: Target) =>
-  path.resolve(target.persistTo ?? path.join(import.meta.dirname, "..", ".wrangler", "state"), "v3", "d1");
+const localD1 = (target: Target) => path.join(localState(target), "v3", "d1");
 
 /** Whether each of `databases` is a closed segment, which no longer changes. */
 const closedStates = (databases: SegmentDatabase[]) =>
@@ -72,14 +71,28 @@ export const backUp = async (target: Target, output: string, force: boolean): Pr
   // Every file is exported beside its name first, and renamed onto it only once all are whole:
   // a backup that fails leaves the files as they were.
   const partials = written.map((file) => `${path.resolve(file)}.partial`);
+  // Only what this run began is removed after it: never a file it did not write.
+  const begun: string[] = [];
   try {
     databases.forEach(({ binding }, position) => {
-      const index = written.indexOf(files[position] as string);
-      if (index >= 0) exportDatabase(target, binding, partials[index] as string);
+      const partial = partials[written.indexOf(files[position] as string)];
+      if (partial === undefined) return;
+      if (!existsSync(partial)) begun.push(partial);
+      exportDatabase(target, binding, partial);
     });
-    for (const [index, file] of written.entries()) renameSync(partials[index] as string, file);
-  } finally {
-    for (const partial of partials) rmSync(partial, { force: true });
+  } catch (error) {
+    for (const partial of begun) rmSync(partial, { force: true });
+    throw new Error(`${(error as Error).message.trimEnd()}\nNo backup file was written.`);
+  }
+  const renamed: string[] = [];
+  try {
+    for (const [index, file] of written.entries()) {
+      renameSync(partials[index] as string, file);
+      renamed.push(file);
+    }
+  } catch (error) {
+    const which = renamed.length > 0 ? `only ${renamed.join(", ")} replaced` : "no backup file was written";
+    throw new Error(`${(error as Error).message}: ${which}; the others are beside them, as .partial.`);
   }
   const rest = written.length > 1 ? ` and ${written.slice(1).join(", ")}` : "";
   const keptNote = kept.length > 0 ? `; kept ${kept.join(", ")} of closed segments, from an earlier backup` : "";
@@ -152,9 +165,11 @@ export const runBackup = async (args: string[]): Promise<Outcome> => {
       output: { type: "string" },
       input: { type: "string", multiple: true },
       force: { type: "boolean", default: false },
+      // A configuration that lists other segments than wrangler.toml (as `npm run segment:open --config` leaves one).
+      config: { type: "string" },
     },
   });
-  const target = targetFrom(values);
+  const target = { ...targetFrom(values), config: values.config };
   if (command === "backup" && values.output && !values.input) {
     return { said: await backUp(target, values.output, values.force), printed: [] };
   }

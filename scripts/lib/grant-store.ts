@@ -3,7 +3,7 @@
 // serves (the namespace shares that directory with the API's), remotely through wrangler's CLI.
 import path from "node:path";
 import { quietly } from "./stores";
-import { type Target, targetArgs } from "./target";
+import { localState, type Target, targetArgs } from "./target";
 import { whileBusy } from "./while-busy";
 import { SIGN_IN_CONFIG, wrangler } from "./wrangler";
 
@@ -38,7 +38,7 @@ const remoteGrantStore = (target: Target): GrantStore => {
 
 const localGrantStore = async (target: Target): Promise<GrantStore> => {
   const { getPlatformProxy } = await import("wrangler");
-  const persistTo = path.resolve(target.persistTo ?? path.join(ROOT, ".wrangler", "state"));
+  const persistTo = localState(target);
   const { env, dispose } = await quietly(() =>
     getPlatformProxy<{ OAUTH_KV: KVNamespace }>({
       configPath: path.join(ROOT, SIGN_IN_CONFIG),

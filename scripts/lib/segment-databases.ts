@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { databaseBlocks, listedSegments } from "../segments/layout";
 import { openLocalStores } from "./stores";
-import { type Target, targetArgs } from "./target";
+import { configOf, localState, type Target, targetArgs } from "./target";
 import { wrangler } from "./wrangler";
 
 export type SegmentDatabase = {
@@ -20,7 +20,7 @@ export type SegmentDatabase = {
 
 /** The segments wrangler.toml lists for the target's environment, in order. */
 export const listedSegmentNames = (target: Target) => {
-  const text = readFileSync("wrangler.toml", "utf8");
+  const text = readFileSync(configOf(target), "utf8");
   const blocks = databaseBlocks(text, target.env);
   return listedSegments(text, target.env).map((binding) => ({
     binding,
@@ -67,23 +67,22 @@ export const openSegmentDatabases = async (
 };
 
 /**
- * `wrangler d1 export` of `binding` into `partial`. It takes no --persist-to: for a
- * --persist-to state it is given a copy of wrangler.toml in a scratch folder whose
- * .wrangler/state is that state.
+ * `wrangler d1 export` of `binding` into `partial`. It takes no --persist-to: locally it is
+ * given a copy of the configuration in a scratch folder whose .wrangler/state is the state.
  */
 export const exportDatabase = (target: Target, binding: string, partial: string) => {
+  if (target.remote) {
+    wrangler(["d1", "export", binding, ...targetArgs(target), "--output", partial]);
+    return;
+  }
   const scratch = mkdtempSync(path.join(tmpdir(), "petstore-backup-"));
   try {
-    if (target.remote || !target.persistTo) {
-      wrangler(["d1", "export", binding, ...targetArgs(target), "--output", partial]);
-    } else {
-      writeFileSync(path.join(scratch, "wrangler.toml"), readFileSync("wrangler.toml"));
-      mkdirSync(path.join(scratch, ".wrangler"));
-      symlinkSync(path.resolve(target.persistTo), path.join(scratch, ".wrangler", "state"));
-      const { persistTo: _, ...beside } = target;
-      const config = ["--config", path.join(scratch, "wrangler.toml")];
-      wrangler(["d1", "export", binding, ...targetArgs(beside), ...config, "--output", partial]);
-    }
+    writeFileSync(path.join(scratch, "wrangler.toml"), readFileSync(configOf(target)));
+    mkdirSync(path.join(scratch, ".wrangler"));
+    symlinkSync(localState(target), path.join(scratch, ".wrangler", "state"));
+    const { persistTo: _, config: __, ...beside } = target;
+    const config = ["--config", path.join(scratch, "wrangler.toml")];
+    wrangler(["d1", "export", binding, ...targetArgs(beside), ...config, "--output", partial]);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -4,7 +4,7 @@
 // starts one runtime instead of a wrangler process per read or write (seconds each).
 import path from "node:path";
 import { segmentLayout } from "../../src/db/segments";
-import { describeTarget, type Target, targetArgs } from "./target";
+import { configOf, describeTarget, localState, type Target, targetArgs } from "./target";
 import { whileBusy } from "./while-busy";
 import { wrangler } from "./wrangler";
 
@@ -72,10 +72,10 @@ export const quietly = async <T>(start: () => Promise<T>): Promise<T> => {
 /** `wrangler dev --persist-to <dir>` keeps its state under <dir>/v3; by default <dir> is .wrangler/state. */
 export const openLocalStores = async (target: Target): Promise<LocalStores> => {
   const { getPlatformProxy } = await import("wrangler");
-  const persistTo = path.resolve(target.persistTo ?? path.join(ROOT, ".wrangler", "state"));
+  const persistTo = localState(target);
   const { env, dispose } = await quietly(() =>
     getPlatformProxy<Cloudflare.Env>({
-      configPath: path.join(ROOT, "wrangler.toml"),
+      configPath: path.resolve(ROOT, configOf(target)),
       environment: target.env,
       persist: { path: path.join(persistTo, "v3") },
       remoteBindings: false,

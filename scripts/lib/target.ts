@@ -2,8 +2,23 @@
 // `--persist-to <dir>` scratch copy, as the e2e tests and the bench keep), or an
 // environment's remote ones. Shared by the scripts that take `--env`, `--remote` and
 // `--persist-to`.
+import path from "node:path";
 
-export type Target = { env?: string; remote: boolean; persistTo?: string };
+export type Target = {
+  env?: string;
+  remote: boolean;
+  persistTo?: string;
+  /** The API's wrangler configuration, when not the repository's wrangler.toml (a scratch copy that lists other segments). */
+  config?: string;
+};
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+/** The folder of a local target's state, as `wrangler dev --persist-to` names it (by default .wrangler/state). */
+export const localState = (target: Target) => path.resolve(target.persistTo ?? path.join(ROOT, ".wrangler", "state"));
+
+/** The target's wrangler configuration. */
+export const configOf = (target: Target) => target.config ?? "wrangler.toml";
 
 /** The environments of wrangler.toml that are deployed ([env.*]). */
 export const DEPLOYED_ENVIRONMENTS = ["staging", "production"];
@@ -24,7 +39,8 @@ export const targetFrom = (values: { env?: string; remote?: boolean; "persist-to
   return target;
 };
 
-export const targetArgs = ({ env, remote, persistTo }: Target) => [
+export const targetArgs = ({ env, remote, persistTo, config }: Target) => [
+  ...(config ? ["--config", config] : []),
   ...(env ? ["--env", env] : []),
   ...(remote ? ["--remote"] : ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])]),
 ];
