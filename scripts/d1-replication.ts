@@ -1,4 +1,4 @@
-// `npm run d1:replication -- --env staging|production [--binding PETS_<n>] [--off]`
+// `npm run d1:replication -- --env staging|production [--binding PETS_<n>] [--off] [--config FILE]`
 //
 // Turns D1 read replication on (or off) for an environment's database (DB, or the segment
 // of pets bound as --binding: `npm run segment:open` turns it on for each new one), so that reads in
@@ -21,23 +21,25 @@ export const setReadReplication = async (args: string[], environment: NodeJS.Pro
     options: {
       env: { type: "string" },
       binding: { type: "string", default: "DB" },
+      // Another configuration than wrangler.toml (as `npm run segment:open --config` edits one).
+      config: { type: "string", default: "wrangler.toml" },
       off: { type: "boolean", default: false },
     },
   });
-  const { env, binding, off } = values;
+  const { env, binding, off, config } = values;
   if (!env || !DEPLOYED_ENVIRONMENTS.includes(env)) {
     throw new Error(
-      `Usage: npm run d1:replication -- --env <${DEPLOYED_ENVIRONMENTS.join("|")}> [--binding PETS_<n>] [--off]`,
+      `Usage: npm run d1:replication -- --env <${DEPLOYED_ENVIRONMENTS.join("|")}> [--binding PETS_<n>] [--off] [--config FILE]`,
     );
   }
   const { CLOUDFLARE_API_TOKEN: token, CLOUDFLARE_ACCOUNT_ID: account } = environment;
   if (!token || !account) {
     throw new Error("Set CLOUDFLARE_API_TOKEN (with D1 edit permission) and CLOUDFLARE_ACCOUNT_ID.");
   }
-  const database = (await workerConfig(env)).d1_databases.find(
+  const database = (await workerConfig(env, config)).d1_databases.find(
     (bound: { binding: string }) => bound.binding === binding,
   );
-  if (!database?.database_id) throw new Error(`wrangler.toml gives ${env} no D1 database bound to ${binding}.`);
+  if (!database?.database_id) throw new Error(`${config} gives ${env} no D1 database bound to ${binding}.`);
 
   const mode = off ? "disabled" : "auto";
   const api = (environment.CLOUDFLARE_API_BASE_URL || DEFAULT_API).replace(/\/$/, "");

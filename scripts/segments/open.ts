@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import { MAX_SEGMENTS, segmentBinding } from "../../src/db/segments";
 import { type Outcome, runAsCommand } from "../lib/command";
 import { DEPLOYED_ENVIRONMENTS, type Target } from "../lib/target";
-import { wrangler } from "../lib/wrangler";
+import { type Cloudflare, cloudflare as theCloudflare } from "./cloudflare";
 import { databaseBlocks, listedSegments } from "./layout";
 import { planSteps, type Step } from "./steps";
 import { openSegmentStores, type SegmentStores } from "./stores";
@@ -83,7 +83,7 @@ const describeSegments = async (stores: SegmentStores, bindings: string[]) => {
 };
 
 /** Checks the credentials of a remote run (before anything is written). */
-const checkCredentials = () => {
+const checkCredentials = ({ wrangler }: Cloudflare) => {
   const said = wrangler(["whoami"]);
   if (/not authenticated|not logged in/i.test(said)) {
     throw new Error(
@@ -92,7 +92,8 @@ const checkCredentials = () => {
   }
 };
 
-export const openNextSegment = async (args: string[]): Promise<Outcome> => {
+/** Runs `npm run segment:open -- ...args`, remotely through `cloudflare`: what it says. */
+export const openNextSegment = async (args: string[], cloudflare: Cloudflare = theCloudflare): Promise<Outcome> => {
   const options = parseOptions(args);
   const { target, config } = options;
   const text = readFileSync(config, "utf8");
@@ -107,10 +108,10 @@ export const openNextSegment = async (args: string[]): Promise<Outcome> => {
   });
   if (listed.length >= MAX_SEGMENTS)
     throw new Error(`Every one of the ${MAX_SEGMENTS} segments is listed. Nothing was written.`);
-  if (target.remote) checkCredentials();
+  if (target.remote) checkCredentials(cloudflare);
   const release = lockFor(options);
   const done: string[] = [];
-  let stores = await openSegmentStores(target, config);
+  let stores = await openSegmentStores(target, config, cloudflare);
   try {
     for (const binding of listed) {
       const pending = await stores.pendingMigrations(binding);
@@ -120,13 +121,13 @@ export const openNextSegment = async (args: string[]): Promise<Outcome> => {
         );
       }
     }
-    const steps: Step[] = await planSteps({ target, config, listed, text, stores: () => stores });
+    const steps: Step[] = await planSteps({ target, config, listed, text, stores: () => stores, cloudflare });
     for (const [index, step] of steps.entries()) {
       try {
         const reopen = await step.run();
         if (reopen) {
           await stores.close();
-          stores = await openSegmentStores(target, config);
+          stores = await openSegmentStores(target, config, cloudflare);
         }
       } catch (error) {
         const now = listedSegments(readFileSync(config, "utf8"), target.env);

@@ -4,9 +4,8 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { firstIdOf, segmentBinding } from "../../src/db/segments";
-import { setReadReplication } from "../d1-replication";
 import type { Target } from "../lib/target";
-import { wrangler } from "../lib/wrangler";
+import type { Cloudflare } from "./cloudflare";
 import {
   databaseBlocks,
   listedSegments,
@@ -22,7 +21,14 @@ import type { SegmentStores } from "./stores";
 export type Step = { title: string; run: () => Promise<boolean | undefined> };
 
 /** `stores()`: the stores as they are now (they start again when the configuration changes). */
-type Plan = { target: Target; config: string; listed: string[]; text: string; stores: () => SegmentStores };
+type Plan = {
+  target: Target;
+  config: string;
+  listed: string[];
+  text: string;
+  stores: () => SegmentStores;
+  cloudflare: Cloudflare;
+};
 
 const ROOT_CONFIG = path.resolve(import.meta.dirname, "../..", "wrangler.toml");
 
@@ -30,7 +36,7 @@ const editConfig = (config: string, edit: (text: string) => string) =>
   writeFileSync(config, edit(readFileSync(config, "utf8")));
 
 /** The remote database named `name`: found, or created (wrangler prints its id in the configuration it suggests). */
-const remoteDatabase = ({ env }: Target, config: string, name: string) => {
+const remoteDatabase = ({ target: { env }, config, cloudflare: { wrangler } }: Plan, name: string) => {
   const existing = (
     JSON.parse(wrangler(["d1", "list", "--json", "--config", config])) as { name: string; uuid: string }[]
   ).find((database) => database.name === name);
@@ -42,15 +48,12 @@ const remoteDatabase = ({ env }: Target, config: string, name: string) => {
 };
 
 /** Deploys the configuration: remotely the environment's deploy; locally nothing, as `wrangler dev` reads the file again itself. */
-const deploy = ({ target, config }: Plan): Step => ({
+const deploy = ({ target, config, cloudflare }: Plan): Step => ({
   title: target.remote
     ? `deploy ${target.env} (npm run deploy:${target.env})`
     : "deploy (none locally: start npm run dev again to serve the new segment)",
   run: async () => {
-    if (!target.remote) return;
-    if (path.resolve(config) !== ROOT_CONFIG) throw new Error("a deploy uses wrangler.toml: run without --config");
-    const deployed = spawnSync("npm", ["run", "--silent", `deploy:${target.env}`], { stdio: "inherit" });
-    if (deployed.status !== 0) throw new Error(`npm run deploy:${target.env} failed`);
+    if (target.remote) cloudflare.deploy(target.env ?? "", config);
   },
 });
 
@@ -83,7 +86,7 @@ export const planSteps = async (plan: Plan): Promise<Step[]> => {
     {
       title: `create the database ${name}`,
       run: async () => {
-        id ??= target.remote ? remoteDatabase(target, config, name) : localDatabaseId(first.id, position);
+        id ??= target.remote ? remoteDatabase(plan, name) : localDatabaseId(first.id, position);
       },
     },
     {
@@ -112,7 +115,8 @@ export const planSteps = async (plan: Plan): Promise<Step[]> => {
           {
             title: `turn on read replication for ${name}`,
             run: async () => {
-              console.error(await setReadReplication(["--env", target.env ?? "", "--binding", binding], process.env));
+              const args = ["--env", target.env ?? "", "--binding", binding, "--config", config];
+              console.error(await plan.cloudflare.replicate(args));
               return undefined;
             },
           },

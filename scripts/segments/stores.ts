@@ -7,7 +7,7 @@ import { applyLocalMigrations, migrationFiles } from "../lib/local-migrations";
 import { quietly } from "../lib/stores";
 import { type Target, targetArgs } from "../lib/target";
 import { whileBusy } from "../lib/while-busy";
-import { wrangler } from "../lib/wrangler";
+import type { Cloudflare } from "./cloudflare";
 
 export type SegmentStores = {
   /** The rows of one read-only statement on the database bound to `binding`. */
@@ -23,7 +23,7 @@ export type SegmentStores = {
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-const remoteStores = (target: Target, config: string): SegmentStores => {
+const remoteStores = (target: Target, config: string, wrangler: Cloudflare["wrangler"]): SegmentStores => {
   const at = [...targetArgs(target), "--config", config];
   const execute = <Row>(binding: string, sql: string) => {
     const results = JSON.parse(wrangler(["d1", "execute", binding, ...at, "--json", "--command", sql])) as {
@@ -89,5 +89,5 @@ const localStores = async (target: Target, config: string): Promise<SegmentStore
 };
 
 /** The target's segment stores on `config`; a local one must be closed (its runtime otherwise keeps this process alive). */
-export const openSegmentStores = (target: Target, config: string): Promise<SegmentStores> =>
-  target.remote ? Promise.resolve(remoteStores(target, config)) : localStores(target, config);
+export const openSegmentStores = (target: Target, config: string, cloudflare: Cloudflare): Promise<SegmentStores> =>
+  target.remote ? Promise.resolve(remoteStores(target, config, cloudflare.wrangler)) : localStores(target, config);
