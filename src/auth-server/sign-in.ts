@@ -7,7 +7,7 @@ import {
   CimdFetchError,
   type OAuthAuthorizationServer,
 } from "@cloudflare/workers-oauth-provider";
-import { SCOPES } from "../keys/api-key";
+import { SCOPES, type Scope } from "../keys/api-key";
 import { type KeyVerdict, verifyKey } from "../keys/verify";
 import { readBounded } from "../lib/bounded-body";
 import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
@@ -44,6 +44,15 @@ const refusedRequest = (request: AuthRequest, code: "invalid_scope" | "invalid_r
   return page(problemPage(description, back), 400);
 };
 
+/** The scopes `request` asks for, or the page that refuses it before any form: a scope this API does not have, or no PKCE. */
+const checked = (request: AuthRequest): { asked: Scope[] } | { refusal: Response } => {
+  const asked = askedScopes(request.scope);
+  if ("unknown" in asked) return { refusal: refusedRequest(request, "invalid_scope", asked.unknown) };
+  // The library asks PKCE of public clients only; every client here uses it, S256 (OAuth 2.1).
+  if (!request.codeChallenge) return { refusal: refusedRequest(request, "invalid_request", PKCE_REQUIRED) };
+  return { asked };
+};
+
 /**
  * The page for `request`, with a fresh handle (each works once), and why the last try failed;
  * or, for a request that asks for a scope this API does not have or sends no PKCE, the page
@@ -56,10 +65,9 @@ const showPage = async (
   problem?: string,
   ...more: Headers[]
 ) => {
-  const asked = askedScopes(request.scope);
-  if ("unknown" in asked) return refusedRequest(request, "invalid_scope", asked.unknown);
-  // The library asks PKCE of public clients only; every client here uses it, S256 (OAuth 2.1).
-  if (!request.codeChallenge) return refusedRequest(request, "invalid_request", PKCE_REQUIRED);
+  const check = checked(request);
+  if ("refusal" in check) return check.refusal;
+  const { asked } = check;
   const details = await oauth.describeConsent(request);
   const consent = await oauth.beginConsent(request);
   return page(signInPage(details, asked, consent.handle, problem), status, ...more, consent.headers);
@@ -153,7 +161,13 @@ const refused = (error: unknown) => {
 export const signIn = async (oauth: OAuthApi, env: AuthEnv, request: Request) => {
   try {
     if (request.method === "POST") return await submitted(oauth, env, request);
-    return await showPage(oauth, await oauth.parseAuthRequest(request), 200);
+    const parsed = await oauth.parseAuthRequest(request);
+    // A HEAD gets the page's status and headers, and stores nothing: no form is begun for a page nobody reads.
+    if (request.method === "HEAD") {
+      const check = checked(parsed);
+      return "refusal" in check ? check.refusal : page("", 200);
+    }
+    return await showPage(oauth, parsed, 200);
   } catch (error) {
     return refused(error);
   }

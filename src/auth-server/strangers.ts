@@ -36,9 +36,13 @@ const tooLarge = () =>
     { status: 413, headers: NO_STORE },
   );
 
-/** Whether `request` makes this Worker store something for a caller nobody admitted. */
+/**
+ * Whether `request` makes this Worker store something for a caller nobody admitted. Hono
+ * answers HEAD with GET's handler, so a HEAD of the page stores what its GET does, and counts alike.
+ */
 const storesForStranger = (request: Request, path: string) =>
-  (path === "/authorize" && request.method === "GET") || (path === "/oauth/register" && request.method === "POST");
+  (path === "/authorize" && (request.method === "GET" || request.method === "HEAD")) ||
+  (path === "/oauth/register" && request.method === "POST");
 
 /**
  * The request to go on with (a registration's body read, within its bound), or the answer
