@@ -9,11 +9,15 @@
 // - A refresh token used a second time (RFC 9700 section 4.14.2). The library keeps a grant's
 //   previous refresh token valid beside its successor; whoever presents it again is either
 //   its client, whose answer was lost, or someone who copied it, and the two cannot be told
-//   apart. So the grant is revoked, both tokens with it, and its host signs in again.
+//   apart. So the grant is revoked, both tokens with it, and its host signs in again. The
+//   library forgets a token two rotations back; this file keeps a record of each one the
+//   library forgets (written only at a refresh with the grant's current token, so no stranger
+//   can add one), so that any token a grant ever had, used again, revokes it.
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { readBounded } from "../lib/bounded-body";
 import { sha256Hex } from "../lib/sha256";
 import type { AuthEnv } from "./env";
+import { REFRESH_TOKEN_TTL_S } from "./lifetimes";
 
 /** Far more than any request of the token endpoint holds (a code, a verifier, a refresh token). */
 export const MAX_TOKEN_REQUEST_BYTES = 16_384;
@@ -41,16 +45,34 @@ const grantOf = async (refreshToken: string) => {
   return { userId, grantId, tokenId: await sha256Hex(refreshToken) };
 };
 
-/** Whether `refreshToken` is its grant's previous one, used already: then the grant is revoked. */
+/** The record of a refresh token its grant no longer knows, kept as long as the token could have lived. */
+const retiredKey = (tokenId: string) => `retired-refresh-token:${tokenId}`;
+
+/**
+ * Whether `refreshToken` was used already (its grant's previous one, or one retired before
+ * it): then the grant is revoked. At a refresh with the grant's current token, the previous
+ * one, which the library forgets at this refresh, is recorded as retired.
+ */
 const revokedForReuse = async (env: AuthEnv, oauth: OAuthHelpers, refreshToken: string) => {
   const named = await grantOf(refreshToken);
   if (!named) return false;
-  const grant = await env.OAUTH_KV.get<{ previousRefreshTokenId?: string }>(`grant:${named.userId}:${named.grantId}`, {
-    type: "json",
-  });
-  if (grant?.previousRefreshTokenId !== named.tokenId) return false;
-  await oauth.revokeGrant(named.grantId, named.userId);
-  return true;
+  const grant = await env.OAUTH_KV.get<{ refreshTokenId?: string; previousRefreshTokenId?: string }>(
+    `grant:${named.userId}:${named.grantId}`,
+    { type: "json" },
+  );
+  if (!grant) return false;
+  if (grant.refreshTokenId === named.tokenId) {
+    if (grant.previousRefreshTokenId) {
+      await env.OAUTH_KV.put(retiredKey(grant.previousRefreshTokenId), named.grantId, {
+        expirationTtl: REFRESH_TOKEN_TTL_S,
+      });
+    }
+    return false;
+  }
+  const reused =
+    grant.previousRefreshTokenId === named.tokenId || (await env.OAUTH_KV.get(retiredKey(named.tokenId))) !== null;
+  if (reused) await oauth.revokeGrant(named.grantId, named.userId);
+  return reused;
 };
 
 /** The token request to go on with, or the answer that refuses it first. */

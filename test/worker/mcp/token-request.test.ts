@@ -7,8 +7,8 @@ import { fetchApi, formPost, REDIRECT_URI, registerClient, signInCode } from "..
 
 // The token endpoint's own rules (src/auth-server/token-request.ts): HTTP Basic with the
 // client_id repeated in the form, as Python's `mcp` client sends it, is one way of
-// authenticating and gets its tokens, a second way beside Basic is still refused; and a
-// refresh token used a second time revokes its grant (RFC 9700 section 4.14.2).
+// authenticating and gets its tokens, a second way beside Basic is still refused; and any
+// refresh token a grant had, used a second time, revokes the grant (RFC 9700 section 4.14.2).
 
 let client: { client_id: string; client_secret: string };
 let basic: { Authorization: string };
@@ -85,6 +85,18 @@ describe("a refresh token", () => {
     expect(afterwards.status).toBe(400);
     expect(await afterwards.json()).toMatchObject({ error: "invalid_grant" });
     expect((await listPets(successor.access_token)).status).toBe(401);
+  });
+
+  it("of any rotation back, used again, revokes its grant: after three rotations, the first ends the newest", async () => {
+    const first = await tokensOf(await exchange({}));
+    let newest = first;
+    for (let rotation = 0; rotation < 3; rotation++) newest = await tokensOf(await refresh(newest.refresh_token));
+    expect((await listPets(newest.access_token)).status).toBe(200);
+    const replayed = await refresh(first.refresh_token);
+    expect(replayed.status).toBe(400);
+    expect(await replayed.json()).toMatchObject({ error: "invalid_grant" });
+    expect((await refresh(newest.refresh_token)).status).toBe(400);
+    expect((await listPets(newest.access_token)).status).toBe(401);
   });
 
   it("that its grant never issued is refused, and revokes nothing", async () => {
