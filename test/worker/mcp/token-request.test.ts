@@ -108,6 +108,31 @@ describe("a refresh token", () => {
   });
 });
 
+describe("a code whose PKCE check fails", () => {
+  const exchangeWith = (code: string, verifier: string) =>
+    fetchApi(
+      "/oauth/token",
+      formPost({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, code_verifier: verifier }, basic),
+    );
+
+  it("is used up: the right code_verifier after a wrong one gets no token (RFC 9700)", async () => {
+    const { code, verifier } = await codeFor();
+    const wrong = await exchangeWith(code, `${verifier.slice(0, -1)}${verifier.endsWith("A") ? "B" : "A"}`);
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toMatchObject({ error: "invalid_grant" });
+    const right = await exchangeWith(code, verifier);
+    expect(right.status).toBe(400);
+    expect(await right.json()).toMatchObject({ error: "invalid_grant" });
+  });
+
+  it("of a code its grant never issued uses up nothing: the real code still works", async () => {
+    const { code, verifier } = await codeFor();
+    const [userId, grantId] = code.split(":");
+    expect((await exchangeWith(`${userId}:${grantId}:not-the-secret`, "x".repeat(43))).status).toBe(400);
+    expect((await exchangeWith(code, verifier)).status).toBe(200);
+  });
+});
+
 describe("a confidential client's sign-in", () => {
   it("needs PKCE, as a public client's does: without a code_challenge the page links back with invalid_request", async () => {
     const query = new URLSearchParams({
