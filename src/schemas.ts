@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { hasMisleadingCharacter, hasVisibleCharacter } from "./lib/display-text";
 
 // The wire contract. Everything else (TypeScript types, request validation, the
 // database enum, the OpenAPI document) derives from these schemas.
@@ -24,13 +25,7 @@ export const ID_RULE = `a positive integer no greater than ${Number.MAX_SAFE_INT
 export const idSchema = z.int(expected(ID_RULE)).check(z.positive(expected(ID_RULE)));
 
 // Code points, as SQLite's length() counts. Well-formed UTF-16, since a lone surrogate
-// cannot be stored as UTF-8 text. The refused characters make a name display as
-// something other than what is stored ("abc\u202Egpj.exe"); "visible" keeps out names
-// that show as nothing.
-const VISIBLE_CHARACTER = /[^\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cc}\p{M}\u2800]/u;
-/** Whether the text shows as something: it has a character that is not blank, filler or a lone mark (key labels too). */
-export const hasVisibleCharacter = (text: string) => VISIBLE_CHARACTER.test(text);
-const MISLEADING_CHARACTER = /[\p{Cc}\u202A-\u202E\u2066-\u2069\u2028\u2029]/u;
+// cannot be stored as UTF-8 text. What shows as something else, or as nothing: src/lib/display-text.ts.
 const isValidName = (name: string) => {
   const length = [...name].length;
   return (
@@ -38,7 +33,7 @@ const isValidName = (name: string) => {
     length <= NAME_MAX_LENGTH &&
     name.isWellFormed() &&
     hasVisibleCharacter(name) &&
-    !MISLEADING_CHARACTER.test(name)
+    !hasMisleadingCharacter(name)
   );
 };
 const NAME_RULE = `a string of 1 to ${NAME_MAX_LENGTH} characters with at least one visible character, and without control characters, bidirectional controls or line and paragraph separators`;

@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { API_KEY_PATTERN, hashApiKey, isScope, SCOPES, type Scope } from "../../src/keys/api-key";
 import { parseInstant } from "../../src/lib/dates";
-import { hasVisibleCharacter } from "../../src/schemas";
+import { hasVisibleCharacter } from "../../src/lib/display-text";
 import { DURATION, MAX_DURATION, parseDuration } from "./duration";
 import { GRANT_ID } from "./key-grants";
 import { TARGET_OPTIONS, type Target, targetFrom } from "./target";
