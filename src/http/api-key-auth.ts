@@ -7,9 +7,10 @@ import type { AppEnv } from "../env";
 import { hasScope, isApiKeyCredential, type Scope } from "../keys/api-key";
 import { keyUseUnrecorded, recordKeyUse } from "../keys/last-used";
 import { type AdmittedKey, type KeyCheckContext, type KeyVerdict, verifyKey } from "../keys/verify";
+import { excerpt } from "../lib/display-text";
 import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
 import { declareOwnHeader } from "./answer-headers";
-import { ApiError, excerpt } from "./errors";
+import { ApiError } from "./errors";
 import { faultContext } from "./request-log";
 
 declare module "hono" {

@@ -6,6 +6,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ERROR_STATUS, type ErrorCode } from "../core/error-codes";
 import { Refusal } from "../core/refusal";
 import type { AppEnv } from "../env";
+import { excerpt } from "../lib/display-text";
 import type { ErrorBody } from "../schemas";
 import { jsonAnswer } from "./json-answer";
 
@@ -29,15 +30,6 @@ export class ApiError extends Refusal {
     this.headers = headers;
   }
 }
-
-/**
- * At most `maxCharacters` of a text that came from the client, marked where it was cut,
- * so that an error message stays short whatever the request held.
- */
-export const excerpt = (text: string, maxCharacters = 40): string => {
-  const characters = Array.from(text);
-  return characters.length <= maxCharacters ? text : `${characters.slice(0, maxCharacters).join("")}…`;
-};
 
 /** A refusal as HTTP answers it: its status, the Error body, Retry-After when it says when to come back. */
 export const errorResponse = (c: Context<AppEnv>, refusal: Refusal) => {

@@ -2,7 +2,8 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { readBounded } from "../lib/bounded-body";
-import { ApiError, excerpt } from "./errors";
+import { excerpt } from "../lib/display-text";
+import { ApiError } from "./errors";
 import { describeJsonProblem, findJsonProblem } from "./json-ambiguity";
 
 // The rules for a JSON request body, checked in the order a client can fix them:

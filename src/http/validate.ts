@@ -3,7 +3,8 @@ import type { MiddlewareHandler, ValidationTargets } from "hono";
 import { createMiddleware } from "hono/factory";
 import { type $ZodIssue, type $ZodObject, type $ZodType, type input, type output, safeParse } from "zod/v4/core";
 import type { AppEnv } from "../env";
-import { ApiError, excerpt } from "./errors";
+import { excerpt } from "../lib/display-text";
+import { ApiError } from "./errors";
 
 /** What a schema validates: a part of an HTTP request, or the arguments of a call that names them so. */
 type Target = "json" | "query" | "param" | "header" | "arguments";

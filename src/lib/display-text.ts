@@ -15,8 +15,11 @@ export const hasMisleadingCharacter = (text: string) => MISLEADING_CHARACTER.tes
 /** Whether the text shows as something: it has a character that is not blank, filler or a lone mark. */
 export const hasVisibleCharacter = (text: string) => VISIBLE_CHARACTER.test(text);
 
-/** `text` in at most `width` code points: cut, and the cut marked with an ellipsis. */
-export const cutToWidth = (text: string, width: number) => {
-  const points = [...text];
-  return points.length <= width ? text : `${points.slice(0, width - 1).join("")}…`;
+/**
+ * At most `maxCharacters` of a text that came from a stranger, marked where it was cut, so
+ * that an error message, or a name on a page, stays short whatever the request held.
+ */
+export const excerpt = (text: string, maxCharacters = 40): string => {
+  const characters = Array.from(text);
+  return characters.length <= maxCharacters ? text : `${characters.slice(0, maxCharacters).join("")}…`;
 };
