@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the entries quote lines of source, template literals included.
 // The survivors of the body, json and headers groups (src/lib/bounded-body.ts,
-// src/http/json-body.ts, src/http/json-ambiguity.ts, src/http/answer-headers.ts,
+// src/http/json-body.ts, src/lib/json-ambiguity.ts, src/http/answer-headers.ts,
 // src/http/header-parts.ts) that no test can tell apart from the code, each with why.
 
 import { alike, type Equivalent, inFile } from "./equivalent";
@@ -56,7 +56,7 @@ export const HTTP_EQUIVALENTS: Equivalent[] = [
     ],
   ),
   ...alike(
-    "src/http/json-ambiguity.ts",
+    "src/lib/json-ambiguity.ts",
     "a repeated member's path always ends in its own name: the fallback is never read",
     [
       [
@@ -67,7 +67,7 @@ export const HTTP_EQUIVALENTS: Equivalent[] = [
   ),
   // The scan reads only valid JSON (JSON.parse has accepted it first): what it cannot meet is
   // not checked twice.
-  ...inFile("src/http/json-ambiguity.ts", [
+  ...inFile("src/lib/json-ambiguity.ts", [
     [
       ['if (typeof value !== "object" || value === null) return 0;', 34],
       "false",

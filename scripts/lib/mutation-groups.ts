@@ -88,8 +88,8 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
   // nesting (docs/api.md). The gate and the scan, pure, shown on their own; each door's wording,
   // in the body group.
   json: {
-    mutate: ["src/http/json-ambiguity.ts"],
-    command: "npx vitest run --project node test/node/http/json-ambiguity.test.ts --silent",
+    mutate: ["src/lib/json-ambiguity.ts"],
+    command: "npx vitest run --project node test/node/lib/json-ambiguity.test.ts --silent",
   },
   // The client: retries, backoff, Retry-After, the checks of every answer (client/README.md).
   client: {

@@ -31,7 +31,7 @@ export const NUDGE_GROUPS: Record<string, NudgeGroup> = {
     tests: ["test/worker/http", "test/worker/pets/create-pet-body.test.ts", "test/node/http"],
     nudges: [
       constant("src/http/json-body.ts", "MAX_BODY_BYTES", "64 * 1024", "64 * 1024 + 1", "64 * 1024 - 1"),
-      constant("src/http/json-ambiguity.ts", "MAX_JSON_DEPTH", "32", "33", "31"),
+      constant("src/lib/json-ambiguity.ts", "MAX_JSON_DEPTH", "32", "33", "31"),
       constant("src/http/validate.ts", "MAX_NAMED_PROBLEMS", "3", "4", "2"),
       constant("src/http/request-log.ts", "REQUEST_ID_MAX_LENGTH", "128", "129", "127"),
       constant("src/http/cors.ts", "PREFLIGHT_MAX_AGE_S", "7200", "7201", "7199"),

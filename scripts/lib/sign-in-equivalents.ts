@@ -5,6 +5,7 @@
 import { alike, type Equivalent } from "./equivalent";
 
 const TOKEN_REQUEST = "src/auth-server/token-request.ts";
+const GRANT_REVOCATIONS = "src/auth-server/grant-revocations.ts";
 const SIGN_IN = "src/auth-server/sign-in.ts";
 const WORKER = "src/auth-server/worker.ts";
 
@@ -30,8 +31,8 @@ export const SIGN_IN_EQUIVALENTS: Equivalent[] = [
   ]),
   ...alike(TOKEN_REQUEST, "the function gives undefined after the catch either way", [["} catch {", "{}"]]),
   ...alike(
-    TOKEN_REQUEST,
-    "a token of another shape names no grant whose previous token hashes to it: the check saves a KV read, and no answer changes",
+    GRANT_REVOCATIONS,
+    "a token or code of another shape names no grant whose tokens or code hash to it: the check saves a KV read, and no answer changes",
     [
       ["if (!userId || !grantId || !secret || rest.length > 0) return undefined;", "false"],
       ["if (!userId || !grantId || !secret || rest.length > 0) return undefined;", "!userId && !grantId"],

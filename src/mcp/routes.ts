@@ -10,7 +10,7 @@ import { writeAnswer } from "../http/answer-headers";
 import { beginCall } from "../http/begin-call";
 import { allowOrigin, corsFor } from "../http/cors";
 import { ApiError } from "../http/errors";
-import { describeJsonProblem, findJsonProblem } from "../http/json-ambiguity";
+import { describeJsonProblem, findJsonProblem } from "../lib/json-ambiguity";
 import { JSON_CONTENT } from "../http/json-answer";
 import { readJsonText } from "../http/json-body";
 import { rateLimited } from "../http/rate-limit";

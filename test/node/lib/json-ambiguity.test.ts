@@ -5,7 +5,7 @@ import {
   MAX_JSON_DEPTH,
   mayHaveProblem,
   scanForProblem,
-} from "../../../src/http/json-ambiguity";
+} from "../../../src/lib/json-ambiguity";
 
 // The one-pass scan that both doors' JSON goes through (the pet body, an MCP message), on
 // texts chosen to tell a scan that reads every token in its place from one that slips:

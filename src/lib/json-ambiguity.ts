@@ -4,7 +4,7 @@
 // parsed value cannot clear (mayHaveProblem, whose recursion stops at MAX_JSON_DEPTH). The
 // pet body (src/http/json-body.ts) and an MCP message (src/mcp/routes.ts) are held to the
 // same rules, and word what they find alike (describeJsonProblem), each naming its own text.
-import { excerpt } from "../lib/display-text";
+import { excerpt } from "./display-text";
 
 /** How deep a JSON text may nest: a pet is one object; an MCP message's deepest part, a few levels. */
 export const MAX_JSON_DEPTH = 32;
