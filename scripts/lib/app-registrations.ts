@@ -4,6 +4,7 @@
 // is read afresh at each sign-in. Removing a registration ends the app's refreshes and
 // sign-ins at once (the token endpoint no longer knows the client) and its access tokens
 // when they expire, within 15 minutes; `npm run key:grants -- --revoke` ends a grant's at once.
+import { shownAppName } from "../../src/auth-server/client-metadata";
 import type { GrantStore } from "./grant-store";
 import { cell, table } from "./key-list";
 
@@ -27,7 +28,7 @@ export const appTable = async (store: GrantStore) => {
     const app = JSON.parse(text) as Registration;
     rows.push([
       cell(name.slice(PREFIX.length), "?"),
-      cell(app.clientName, "(no name)"),
+      cell(typeof app.clientName === "string" ? shownAppName(app.clientName) : app.clientName, "(no name)"),
       cell(app.redirectUris, ""),
       cell(instant(app.registrationExpiresAt), "never"),
     ]);

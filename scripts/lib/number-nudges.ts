@@ -28,7 +28,7 @@ export const NUDGE_GROUPS: Record<string, NudgeGroup> = {
     ],
   },
   http: {
-    tests: ["test/worker/http", "test/worker/pets/create-pet-body.test.ts", "test/node/http"],
+    tests: ["test/worker/http", "test/worker/pets/create-pet-body.test.ts", "test/node/http", "test/node/lib"],
     nudges: [
       constant("src/http/json-body.ts", "MAX_BODY_BYTES", "64 * 1024", "64 * 1024 + 1", "64 * 1024 - 1"),
       constant("src/lib/json-ambiguity.ts", "MAX_JSON_DEPTH", "32", "33", "31"),
@@ -86,6 +86,7 @@ export const NUDGE_GROUPS: Record<string, NudgeGroup> = {
       constant("src/auth-server/sign-in.ts", "MAX_FORM_BYTES", "16_384", "16_385", "16_383"),
       constant("src/auth-server/strangers.ts", "MAX_REGISTRATION_BYTES", "5120", "5121", "5119"),
       constant("src/auth-server/scopes.ts", "SHOWN_SCOPE_LENGTH", "64", "65", "63"),
+      constant("src/auth-server/client-metadata.ts", "SHOWN_NAME_CHARACTERS", "64", "65", "63"),
       constant("src/auth-server/servers.ts", "MAX_ORIGINS", "8", "9", "7"),
       constant("src/mcp/key-or-token-auth.ts", "AUTH_DEADLINE_MS", "3000", "3001", "2999"),
       constant("src/mcp/key-or-token-auth.ts", "MAX_ACCESS_TOKEN_LENGTH", "256", "257", "255"),

@@ -4,6 +4,7 @@
 import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
 import { escapeHtml } from "../document/reference-page/html";
 import type { Scope } from "../keys/api-key";
+import { shownAppName } from "./client-metadata";
 
 /**
  * The page's own headers, beside the library's (which bind the form to this browser and
@@ -24,7 +25,7 @@ const STYLE =
  * back; `problem` says why the last try failed.
  */
 export const signInPage = (details: ConsentDescription, asked: readonly Scope[], handle: string, problem?: string) => {
-  const name = escapeHtml(details.clientName);
+  const name = escapeHtml(shownAppName(details.clientName));
   const who = details.clientDomain
     ? `published by <strong>${escapeHtml(details.clientDomain)}</strong>`
     : "registered by itself: its name is not verified";

@@ -7,6 +7,7 @@
 import { mayTryUnknown } from "../keys/verify";
 import { readBounded } from "../lib/bounded-body";
 import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
+import { registrationProblem } from "./client-metadata";
 import type { AuthEnv } from "./env";
 import { PAGE_HEADERS, problemPage } from "./sign-in-page";
 
@@ -36,6 +37,12 @@ const tooLarge = () =>
     { status: 413, headers: NO_STORE },
   );
 
+const invalidMetadata = (description: string) =>
+  Response.json(
+    { error: "invalid_client_metadata", error_description: description },
+    { status: 400, headers: NO_STORE },
+  );
+
 /**
  * Whether `request` makes this Worker store something for a caller nobody admitted. Hono
  * answers HEAD with GET's handler, so a HEAD of the page stores what its GET does, and counts alike.
@@ -46,12 +53,15 @@ const storesForStranger = (request: Request, path: string) =>
 
 /**
  * The request to go on with (a registration's body read, within its bound), or the answer
- * that refuses it: 429 with Retry-After past the throttle, 413 for metadata over the bound.
+ * that refuses it: 429 with Retry-After past the throttle, 413 for metadata over the bound,
+ * 400 for metadata that breaks the API's JSON rules (./client-metadata.ts).
  */
 export const screenStranger = async (env: AuthEnv, request: Request, path: string): Promise<Request | Response> => {
   if (!storesForStranger(request, path)) return request;
   if (!(await mayTryUnknown(env, { from: request }))) return throttled(path);
   if (request.method !== "POST") return request;
   const body = await readBounded(request, MAX_REGISTRATION_BYTES);
-  return body === undefined ? tooLarge() : new Request(request, { body });
+  if (body === undefined) return tooLarge();
+  const problem = registrationProblem(body);
+  return problem === undefined ? new Request(request, { body }) : invalidMetadata(problem);
 };

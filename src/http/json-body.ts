@@ -3,8 +3,8 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { readBounded } from "../lib/bounded-body";
 import { excerpt } from "../lib/display-text";
-import { ApiError } from "./errors";
 import { describeJsonProblem, findJsonProblem } from "../lib/json-ambiguity";
+import { ApiError } from "./errors";
 
 // The rules for a JSON request body, checked in the order a client can fix them:
 // how it is sent (415), how big it is (413: src/lib/bounded-body.ts reads an oversized body

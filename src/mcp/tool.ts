@@ -8,9 +8,9 @@ import { type $ZodObject, type output, safeParse } from "zod/v4/core";
 import type { Operation, OperationContext } from "../core/operation";
 import { Refusal } from "../core/refusal";
 import { ApiError } from "../http/errors";
-import { describeJsonProblem, type JsonProblem } from "../lib/json-ambiguity";
 import { emptyInputVerdict, invalid } from "../http/validate";
 import type { Scope } from "../keys/api-key";
+import { describeJsonProblem, type JsonProblem } from "../lib/json-ambiguity";
 import type { JsonSchema } from "./document-schemas";
 
 type Annotations = {

@@ -159,6 +159,11 @@ it("apps lists the registered apps and removes one, which ends its refreshes at 
   expect(listed.printed.join("\n")).toMatch(
     new RegExp(`^${clientId} +App to remove +${redirectUri} +\\d{4}-\\d\\d-\\d\\dT`, "m"),
   );
+  // A stranger's long name is shown cut at 64 characters, as the sign-in page shows it: no column grows past it.
+  const longNamed = await registerClient(origin, redirectUri, "n".repeat(5000));
+  const row = (await runApps(["--persist-to", persistTo])).printed.find((line) => line.startsWith(longNamed)) ?? "";
+  expect(row).toContain(`${"n".repeat(64)}…`);
+  expect(row).not.toContain("n".repeat(65));
 
   // Refused before any write: what cannot be a client id, and an app that is not registered.
   await expect(runApps(["--remove", "no/such", "--persist-to", persistTo])).rejects.toThrow(

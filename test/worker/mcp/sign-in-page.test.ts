@@ -45,6 +45,16 @@ describe("the sign-in page", () => {
 </form></html>`);
   });
 
+  it("shows an app's name of 64 characters whole, and a longer one cut there, in its title and heading", () => {
+    const shown = (clientName: string) => {
+      const page = signInPage({ ...registered, clientName }, [], "h");
+      return [/<title>Allow (.*) to use/.exec(page)?.[1], /<span id="client">(.*)<\/span>/.exec(page)?.[1]];
+    };
+    const whole = "🐕".repeat(64);
+    expect(shown(whole)).toEqual([whole, whole]);
+    expect(shown(`${whole}x`.repeat(80))).toEqual([`${whole}…`, `${whole}…`]);
+  });
+
   it("names a metadata document's domain, the scopes asked, a loopback redirect's warning and the last try's problem", () => {
     const published = {
       ...registered,

@@ -90,6 +90,51 @@ describe("a registration's metadata", () => {
   });
 });
 
+describe("a registration's JSON", () => {
+  const metadata = (members: string) =>
+    `{"redirect_uris":["${REDIRECT_URI}"],"token_endpoint_auth_method":"none"${members ? `,${members}` : ""}}`;
+
+  it("is refused with 400 when it repeats a member or nests past 32 levels, storing nothing", async () => {
+    const nested = (levels: number) => `"x":${"[".repeat(levels - 1)}${"]".repeat(levels - 1)}`;
+    expect((await register(freshAddress(), metadata(nested(32)))).status).toBe(201);
+    written.length = 0;
+    for (const body of [
+      metadata(`"redirect_uris":["https://elsewhere.example/callback"]`),
+      metadata(nested(33)),
+      metadata('"client_name":"A","client_name":"B"'),
+    ]) {
+      const refused = await register(freshAddress(), body);
+      expect(refused.status, body).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: "invalid_client_metadata" });
+    }
+    expect(written).toEqual([]);
+  });
+
+  it("is refused a client_name with a control or bidirectional character, storing nothing; any script is taken", async () => {
+    written.length = 0;
+    for (const name of [
+      "A\u0000B",
+      "A\u001b[31mB",
+      "A\nB",
+      "A\u0085B",
+      "abc\u202Egpj.exe",
+      "A\u2066B",
+      "A\u2028B",
+      "A\ud800B",
+    ]) {
+      const refused = await register(freshAddress(), metadata(`"client_name":${JSON.stringify(name)}`));
+      expect(refused.status, name).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: "invalid_client_metadata" });
+    }
+    expect(written).toEqual([]);
+    for (const name of ["Claude", "Агент", "エージェント 🐕", "وكيل"]) {
+      expect((await register(freshAddress(), metadata(`"client_name":${JSON.stringify(name)}`))).status, name).toBe(
+        201,
+      );
+    }
+  });
+});
+
 describe("an address's registrations and pages", () => {
   it("count on the unknown-key throttle: 60 a minute, then 429 with Retry-After, storing nothing", async () => {
     const { allowed, registration, page, head, writes, otherStatuses } = await inOneLimiterWindow(async () => {
