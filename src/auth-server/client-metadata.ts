@@ -2,9 +2,11 @@
 // a member given twice (JSON.parse keeps the last, another reader the first: two
 // `redirect_uris`, say), a nesting deeper than the API allows, or a number read as an integer it
 // is not, is refused; and so is a `client_name` that would show as something other than it
-// holds. Whatever name an app registered, the page and `npm run apps` show it cut to a width.
+// holds, and a redirect URI of a private-use scheme that is not a reverse domain name
+// (./redirect-schemes.ts). Whatever name an app registered, the page and `npm run apps` show it cut to a width.
 import { excerpt, hasMisleadingCharacter } from "../lib/display-text";
 import { describeJsonProblem, findJsonProblem } from "../lib/json-ambiguity";
+import { redirectSchemeProblem } from "./redirect-schemes";
 
 /** The most characters of an app's name that the sign-in page and `npm run apps` show. */
 export const SHOWN_NAME_CHARACTERS = 64;
@@ -26,7 +28,14 @@ export const registrationProblem = (body: Uint8Array): string | undefined => {
   }
   const problem = findJsonProblem(text, value);
   if (problem) return describeJsonProblem(problem, { text: "The client metadata", member: "Member" });
-  const name = (value as { client_name?: unknown } | null)?.client_name;
+  const { client_name: name, redirect_uris: redirectUris } = (value ?? {}) as {
+    client_name?: unknown;
+    redirect_uris?: unknown;
+  };
+  for (const uri of Array.isArray(redirectUris) ? redirectUris : []) {
+    const refused = typeof uri === "string" ? redirectSchemeProblem(uri) : undefined;
+    if (refused) return refused;
+  }
   if (typeof name === "string" && (hasMisleadingCharacter(name) || !name.isWellFormed())) {
     return "client_name cannot hold control characters, bidirectional controls, line or paragraph separators, or lone surrogates.";
   }

@@ -19,6 +19,8 @@ const serverOf = (origin: string) =>
     clientRegistrationEndpoint: "/oauth/register",
     scopesSupported: [...SCOPES],
     clientIdMetadataDocumentEnabled: true,
+    // Native apps' private-use schemes (RFC 8252 section 7.1), held to ./redirect-schemes.ts.
+    allowPrivateUseRedirectUris: true,
     accessTokenTTL: ACCESS_TOKEN_TTL_S,
     refreshTokenTTL: REFRESH_TOKEN_TTL_S,
     tokenExchangeCallback: boundByKey,

@@ -5,6 +5,7 @@ import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
 import { escapeHtml } from "../document/reference-page/html";
 import type { Scope } from "../keys/api-key";
 import { shownAppName } from "./client-metadata";
+import { privateUseScheme } from "./redirect-schemes";
 
 /**
  * The page's own headers, beside the library's (which bind the form to this browser and
@@ -30,14 +31,21 @@ export const signInPage = (details: ConsentDescription, asked: readonly Scope[],
     ? `published by <strong>${escapeHtml(details.clientDomain)}</strong>`
     : "registered by itself: its name is not verified";
   const scopes = asked.length > 0 ? asked.join(", ") : "whatever your key may do";
-  const local = details.redirectIsLoopback
-    ? "<p><strong>Access goes to an app on this computer.</strong> Go on only if you just started signing in from it.</p>"
-    : "";
+  const scheme = privateUseScheme(details.redirectUri);
+  // An app on this computer: at a loopback address, or the one that opens the scheme's links (RFC 8252).
+  const destination =
+    scheme === undefined
+      ? `<strong id="redirect-host">${escapeHtml(details.redirectHost)}</strong>`
+      : `the app on this computer that opens <strong id="redirect-scheme">${escapeHtml(scheme)}:</strong> links`;
+  const local =
+    details.redirectIsLoopback || scheme !== undefined
+      ? "<p><strong>Access goes to an app on this computer.</strong> Go on only if you just started signing in from it.</p>"
+      : "";
   return `<!doctype html>
 <html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>Allow ${name} to use the Petstore API</title><style>${STYLE}</style>
 <h1>Allow <span id="client">${name}</span> to use the Petstore API?</h1>
-<p>The app (${who}) asks for <strong id="scopes">${scopes}</strong>. Its access will be sent to <strong id="redirect-host">${escapeHtml(details.redirectHost)}</strong>.</p>
+<p>The app (${who}) asks for <strong id="scopes">${scopes}</strong>. Its access will be sent to ${destination}.</p>
 ${local}${problem ? `<p class="problem" role="alert">${escapeHtml(problem)}</p>` : ""}
 <form method="post">
 <input type="hidden" name="handle" value="${escapeHtml(handle)}">

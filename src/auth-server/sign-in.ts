@@ -14,6 +14,7 @@ import { RATE_LIMIT_PERIOD_S } from "../lib/limiters";
 import type { AuthEnv, GrantProps } from "./env";
 import { indexGrant, newGrantUser } from "./grant-index";
 import { REFRESH_TOKEN_TTL_S } from "./lifetimes";
+import { redirectSchemeProblem } from "./redirect-schemes";
 import { askedScopes, grantedScopes } from "./scopes";
 import { PAGE_HEADERS, problemPage, signInPage } from "./sign-in-page";
 import { THROTTLED_SIGN_IN } from "./strangers";
@@ -44,8 +45,11 @@ const refusedRequest = (request: AuthRequest, code: "invalid_scope" | "invalid_r
   return page(problemPage(description, back), 400);
 };
 
-/** The scopes `request` asks for, or the page that refuses it before any form: a scope this API does not have, or no PKCE. */
+/** The scopes `request` asks for, or the page that refuses it before any form: a redirect scheme, a scope this API does not have, or no PKCE. */
 const checked = (request: AuthRequest): { asked: Scope[] } | { refusal: Response } => {
+  // A redirect URI this server sends no code to is not linked back to either.
+  const badScheme = redirectSchemeProblem(request.redirectUri);
+  if (badScheme) return { refusal: page(problemPage(badScheme), 400) };
   const asked = askedScopes(request.scope);
   if ("unknown" in asked) return { refusal: refusedRequest(request, "invalid_scope", asked.unknown) };
   // The library asks PKCE of public clients only; every client here uses it, S256 (OAuth 2.1).

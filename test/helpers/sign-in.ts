@@ -37,11 +37,11 @@ export const formPost = (fields: Record<string, string>, headers: Record<string,
 });
 
 /** The query of an authorization request for `clientId`, with a PKCE challenge, for this host's /mcp. */
-export const authorizeQuery = (clientId: string, challenge: string, scope = "read") =>
+export const authorizeQuery = (clientId: string, challenge: string, scope = "read", redirectUri = REDIRECT_URI) =>
   new URLSearchParams({
     response_type: "code",
     client_id: clientId,
-    redirect_uri: REDIRECT_URI,
+    redirect_uri: redirectUri,
     code_challenge: challenge,
     code_challenge_method: "S256",
     scope,
@@ -76,9 +76,10 @@ export const formOn = async (page: Response) => ({
 });
 
 /** The page opened and its form posted with `key`, as a browser does: the code it sends the app, and its PKCE verifier. */
-export const signInCode = async (clientId: string, key: string, scope = "read") => {
+export const signInCode = async (clientId: string, key: string, scope = "read", redirectUri = REDIRECT_URI) => {
   const { verifier, challenge } = await pkcePair();
-  const { handle, cookie } = await formOn(await fetchApi(`/authorize?${authorizeQuery(clientId, challenge, scope)}`));
+  const query = authorizeQuery(clientId, challenge, scope, redirectUri);
+  const { handle, cookie } = await formOn(await fetchApi(`/authorize?${query}`));
   const signedIn = await fetchApi("/authorize", formPost({ handle, key, decision: "allow" }, { Cookie: cookie }));
   const code = new URL(signedIn.headers.get("Location") ?? "").searchParams.get("code") ?? "";
   return { code, verifier };

@@ -19,12 +19,15 @@ let api: Harness;
 let origin: string;
 let server: ReturnType<typeof createServer>;
 
-/** The document for the client_id `url`: itself, with the callback above. */
-const documentFor = (url: string) =>
+/** A private-use callback whose scheme is not a reverse domain name (RFC 8252 section 7.1). */
+const ONE_WORD_SCHEME_URI = "petstore-agent://callback";
+
+/** The document for the client_id `url`: itself, with the callback above (or `redirectUri`). */
+const documentFor = (url: string, redirectUri = REDIRECT_URI) =>
   JSON.stringify({
     client_id: url,
     client_name: "Metadata test app",
-    redirect_uris: [REDIRECT_URI],
+    redirect_uris: [redirectUri],
     grant_types: ["authorization_code", "refresh_token"],
     response_types: ["code"],
     token_endpoint_auth_method: "none",
@@ -42,6 +45,11 @@ const answers: Record<string, (url: string) => { status: number; headers: Record
   "/app.json": (url) => ({ status: 200, headers: { "Content-Type": "application/json" }, body: documentFor(url) }),
   "/html.json": (url) => ({ status: 200, headers: { "Content-Type": "text/html" }, body: documentFor(url) }),
   "/created.json": (url) => ({ status: 201, headers: { "Content-Type": "application/json" }, body: documentFor(url) }),
+  "/one-word-scheme.json": (url) => ({
+    status: 200,
+    headers: { "Content-Type": "application/json" },
+    body: documentFor(url, ONE_WORD_SCHEME_URI),
+  }),
   "/5120.json": (url) => ({
     status: 200,
     headers: { "Content-Type": "application/json" },
@@ -70,10 +78,10 @@ afterAll(async () => {
   await api?.close();
 });
 
-const pageFor = async (path: string) => {
+const pageFor = async (path: string, redirectUri = REDIRECT_URI) => {
   const clientId = `${origin}${path}`;
   const page = await fetch(
-    authorizeUrl(api.origin, { clientId, redirectUri: REDIRECT_URI, challenge: pkce().challenge, scope: "read" }),
+    authorizeUrl(api.origin, { clientId, redirectUri, challenge: pkce().challenge, scope: "read" }),
     { redirect: "manual" },
   );
   return { status: page.status, html: await page.text() };
@@ -96,4 +104,12 @@ it("takes a document of 5 KiB, and not one byte more", async () => {
   const { status, html } = await pageFor("/5121.json");
   expect(status).toBe(400);
   expect(html).toContain(UNREADABLE);
+});
+
+it("refuses a document's private-use callback whose scheme is not a reverse domain name, linking nowhere", async () => {
+  const { status, html } = await pageFor("/one-word-scheme.json", ONE_WORD_SCHEME_URI);
+  expect(status).toBe(400);
+  expect(html).toContain("petstore-agent");
+  expect(html).not.toContain('id="back"');
+  expect(html).not.toContain("<form");
 });
