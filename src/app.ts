@@ -1,3 +1,4 @@
+import { apiIndex } from "./document/api-index";
 import { documentationRoutes } from "./document/routes";
 import { apiCors, DOCUMENT_PATH, documentCors } from "./http/cors";
 import { markDeprecatedOperations } from "./http/deprecation-headers";
@@ -29,6 +30,7 @@ app.use("/v1/*", apiCors(methods));
 app.use(DOCUMENT_PATH, documentCors);
 app.use("/mcp", mcpCors);
 app.route("/v1", documentationRoutes);
+app.get("/", apiIndex);
 app.use("/mcp", noStore);
 // Agents' tools: the same operations as the routes below, behind a door of their own (src/mcp/tools.ts, src/mcp/call.ts).
 app.route("/mcp", mcpRoutes);

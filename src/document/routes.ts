@@ -1,6 +1,7 @@
 import openapi from "../../openapi.json";
 import { newApp } from "../http/router";
 import { sha256Hex } from "../lib/sha256";
+import { apiIndex } from "./api-index";
 import {
   DOCUMENT_CACHE_CONTROL,
   IF_NONE_MATCH_MAX_LENGTH,
@@ -43,6 +44,7 @@ const referencePage = (apiBase: string) => {
 };
 
 export const documentationRoutes = newApp()
+  .get("/", apiIndex)
   .get("/openapi.json", async (c) => {
     const current = await documentEtag();
     const headers = { ETag: current, "Cache-Control": DOCUMENT_CACHE_CONTROL };

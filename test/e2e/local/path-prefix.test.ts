@@ -66,6 +66,15 @@ describe("behind a gateway's path prefix", () => {
     expect(warnings.map(({ successor }) => successor)).toEqual([`${base}/pets`]);
   });
 
+  it("the bare address's index, resolved against the request's URL, points to the reference page under the prefix", async () => {
+    for (const bare of [base.replace(/\/v1$/, "/"), base]) {
+      const index = (await (await fetch(bare)).json()) as { docs: string };
+      const docs = await fetch(new URL(index.docs, bare));
+      expect([docs.url, docs.status]).toEqual([`${base}/docs`, 200]);
+      await docs.arrayBuffer();
+    }
+  });
+
   it("a new pet's Location, resolved against the request's URL, is the pet under the prefix", async () => {
     const created = await fetch(`${base}/pets`, {
       method: "POST",
