@@ -58,6 +58,7 @@ export const renderReferencePage = (document: OpenApi.Document, apiBase: string)
     return `<details${status.startsWith("2") ? " open" : ""}><summary><span class="status status-${escapeHtml(status[0] ?? "")}">${escapeHtml(status)}</span> ${inline(response.description)}</summary>${contentSection(response.content, sharedBy)}${table(["Header", "Value", "Description"], headers)}</details>`;
   };
 
+  // Each operation's curl line right under its description, before the parameters and every response: what a reader tries first.
   const operationSection = ({ path, method, operation }: (typeof operations)[number]) => {
     const parameters = (operation.parameters ?? [])
       .map((parameter) => resolve(parameter))
@@ -73,6 +74,8 @@ export const renderReferencePage = (document: OpenApi.Document, apiBase: string)
 <h3>${selfLink(id, `${methodBadge(method)} <code class="path">${escapeHtml(path)}</code>`)} <span class="summary">${inline(operation.summary ?? "")}</span></h3>
 <p class="meta">Operation <code class="operation-id">${id}</code>${operation.deprecated ? ' · <strong class="badge">deprecated</strong>' : ""} · ${needsKey(operation) ? "needs an API key" : "no API key needed"}</p>
 ${prose(operation.description)}
+<h4>Example</h4>
+<pre class="curl"><code>${escapeHtml(curlCommand(reader, { url: apiBase + path, method, operation, needsKey: needsKey(operation) }))}</code></pre>
 ${parameters.length ? `<h4>Parameters</h4>${table(["Name", "In", "Value", "Description"], parameters)}` : ""}
 ${requestBody ? `<h4>Request body${requestBody.required ? ' <span class="required">required</span>' : ""}</h4>${prose(requestBody.description)}${contentSection(requestBody.content)}` : ""}
 <h4>Responses</h4>
@@ -81,8 +84,6 @@ ${Object.entries(operation.responses ?? {})
     responseSection([status, resolve(response)], "$ref" in response ? (operation.operationId ?? "") : undefined),
   )
   .join("\n")}
-<h4>Example</h4>
-<pre class="curl"><code>${escapeHtml(curlCommand(reader, { url: apiBase + path, method, operation, needsKey: needsKey(operation) }))}</code></pre>
 </section>`;
   };
 

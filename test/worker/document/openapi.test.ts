@@ -19,8 +19,9 @@ describe("openapi.json and the app", () => {
   it("describe the same routes, both ways", () => {
     // Middleware is registered for ALL methods; a route has an entry per handler. POST /mcp
     // speaks MCP's JSON-RPC, which the MCP specification describes, not OpenAPI (docs/mcp.md);
-    // OAuth's paths serve the documents and pages that their RFCs describe.
-    const outside = new Set(["/mcp", ...signInRoutes.routes.map(({ path }) => path)]);
+    // OAuth's paths serve the documents and pages that their RFCs describe; the bare addresses,
+    // `/` and `/v1`, only point to the document (src/document/api-index.ts), and are not under its server's /v1/.
+    const outside = new Set(["/mcp", "/", "/v1", ...signInRoutes.routes.map(({ path }) => path)]);
     const routes = new Set(
       app.routes
         .filter(({ method, path }) => method !== "ALL" && !outside.has(path))

@@ -56,6 +56,22 @@ describe("the curl lines of GET /v1/docs", () => {
   });
 });
 
+describe("each operation's section of GET /v1/docs", () => {
+  it("shows its curl line before its parameters, its body and its responses", async () => {
+    const html = await page();
+    for (const { operationId } of operations) {
+      const section = html.slice(html.indexOf(`id="${operationId}"`)).split("</section>")[0] ?? "";
+      const curl = section.indexOf('<pre class="curl">');
+      expect(curl, operationId).toBeGreaterThan(0);
+      for (const heading of ["<h4>Parameters", "<h4>Request body", "<h4>Responses"]) {
+        const at = section.indexOf(heading);
+        if (at !== -1) expect(curl, `${operationId}: ${heading}`).toBeLessThan(at);
+      }
+      expect(section.indexOf("<h4>Responses"), operationId).toBeGreaterThan(0);
+    }
+  });
+});
+
 describe("the examples of GET /v1/docs", () => {
   /** A media type's or parameter's examples, as OpenAPI 3.1 writes them. */
   const examplesIn = (holder: Examples): unknown[] => [
