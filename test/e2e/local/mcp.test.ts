@@ -174,3 +174,20 @@ describe("docs/mcp.md's local recipe, as written", () => {
     expect(JSON.parse(stdout)).toMatchObject({ pets: expect.any(Array) });
   });
 });
+
+describe("docs/mcp.md's troubleshooting, as written", () => {
+  it("checks a key with its ping line: a valid key is answered, an unknown one is 401", async () => {
+    const page = readFileSync(path.join(ROOT, "docs/mcp.md"), "utf8").split("## Troubleshooting")[1] ?? "";
+    const line = (/```sh\n([\s\S]*?)```/.exec(page)?.[1] ?? "").replaceAll(/\\\n\s*/g, " ").trim();
+    expect(line).toMatch(/^curl .*<url>\/mcp .*"method":"ping"/);
+    const ping = async (key: string) => {
+      const env = { ...process.env, KEY: key };
+      const command = line.replace("<url>", api.origin);
+      return (await promisify(execFile)("bash", ["-c", command], { cwd: ROOT, env })).stdout;
+    };
+    const answered = await ping(api.apiKey);
+    expect(answered).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answered).toContain('"result":{}');
+    expect(await ping("ps_test_unknown")).toMatch(/^HTTP\/1\.1 401 /);
+  });
+});
