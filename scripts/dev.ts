@@ -79,5 +79,20 @@ const dev = spawnWrangler(["dev", ...BOTH_WORKERS, ...passThrough], {
   stdio: "inherit",
   env: { ...wranglerEnv, [LOCAL_TRACES_SWITCH]: traces },
 });
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => dev.kill(signal));
+let stopping = false;
+/** Asks wrangler to stop, which stops its runtimes and frees the port; this process ends when it has. */
+const stop = (signal: NodeJS.Signals) => {
+  if (stopping) return;
+  stopping = true;
+  // An interrupt as a terminal sends it; any other ending as SIGTERM, which wrangler stops cleanly on.
+  dev.kill(signal === "SIGINT" ? "SIGINT" : "SIGTERM");
+};
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => stop(signal));
+// A signal sent to `npm run dev` reaches npm, which passes it to the shell it runs this script
+// in, and that shell ends without passing it on (as when npm itself is killed): so this process
+// watches for its parent to go, and stops as if the signal had reached it.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) stop("SIGTERM");
+}, 250).unref();
 dev.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
