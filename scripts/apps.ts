@@ -4,10 +4,10 @@
 //   npm run --silent apps -- [--remove <client id>] [--env staging|production --remote | --persist-to DIR]
 //
 // Every argument is checked before anything is read or written.
-import { parseArgs } from "node:util";
 import { appTable, CLIENT_ID, removeApp } from "./lib/app-registrations";
 import { runAsCommand } from "./lib/command";
 import { openGrantStore } from "./lib/grant-store";
+import { parseOptions } from "./lib/options";
 import { TARGET_OPTIONS, targetFrom } from "./lib/target";
 
 const USAGE =
@@ -15,12 +15,7 @@ const USAGE =
 
 /** Runs `npm run apps` with `args`: what it says on stderr, and what it prints on stdout. */
 export const runApps = async (args: string[]) => {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { ...TARGET_OPTIONS, remove: { type: "string" } },
-  });
-  if (positionals.length > 0) throw new Error(USAGE);
+  const { values } = parseOptions({ args, options: { ...TARGET_OPTIONS, remove: { type: "string" } } }, USAGE);
   const target = targetFrom(values);
   const { remove } = values;
   if (remove !== undefined && !CLIENT_ID.test(remove)) {

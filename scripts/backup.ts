@@ -17,12 +17,12 @@
 // API keys live in KV, not in the backup, and keep working across a restore. For
 // production, D1 Time Travel restores a database in place to any minute of the last 30
 // days (docs/operations.md, "Backing up and restoring data").
-import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { countRowsQuery } from "./lib/check-dump";
 import { type Outcome, runAsCommand } from "./lib/command";
 import { checkTimeLimitMs, inspectDumpInTime } from "./lib/dump-check-process";
+import { nearest, parseOptions } from "./lib/options";
 import { exportDatabase, openSegmentDatabases, type SegmentDatabase } from "./lib/segment-databases";
 import { segmentFile, segmentSetProblems } from "./lib/segment-set";
 import { describeTarget, localState, TARGET_OPTIONS, type Target, targetFrom } from "./lib/target";
@@ -107,6 +107,15 @@ const TABLES_QUERY =
  * what it restored, throws what it refused, before writing anything when it can.
  */
 export const restore = async (target: Target, inputs: string[]): Promise<string> => {
+  for (const file of inputs) {
+    if (existsSync(file)) continue;
+    const folder = path.dirname(file);
+    const files = existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith(".sql")) : [];
+    const near = nearest(path.basename(file), files);
+    throw new Error(
+      `There is no file ${file}${near ? `: did you mean ${path.join(folder, near)}?` : "."} Nothing was restored.`,
+    );
+  }
   const dumps = [];
   for (const file of inputs) {
     const bytes = Buffer.byteLength(readFileSync(file));
@@ -158,17 +167,20 @@ export const restore = async (target: Target, inputs: string[]): Promise<string>
 /** Runs `npm run backup` or `npm run restore` (the command first, then its options): what it says on stderr. */
 export const runBackup = async (args: string[]): Promise<Outcome> => {
   const [command, ...options] = args;
-  const { values } = parseArgs({
-    args: options,
-    options: {
-      ...TARGET_OPTIONS,
-      output: { type: "string" },
-      input: { type: "string", multiple: true },
-      force: { type: "boolean", default: false },
-      // A configuration that lists other segments than wrangler.toml (as `npm run segment:open --config` leaves one).
-      config: { type: "string" },
+  const { values } = parseOptions(
+    {
+      args: options,
+      options: {
+        ...TARGET_OPTIONS,
+        output: { type: "string" },
+        input: { type: "string", multiple: true },
+        force: { type: "boolean", default: false },
+        // A configuration that lists other segments than wrangler.toml (as `npm run segment:open --config` leaves one).
+        config: { type: "string" },
+      },
     },
-  });
+    USAGE,
+  );
   const target = { ...targetFrom(values), config: values.config };
   if (command === "backup" && values.output && !values.input) {
     return { said: await backUp(target, values.output, values.force), printed: [] };

@@ -8,28 +8,33 @@
 // does, and CLOUDFLARE_API_BASE_URL if set (wrangler's name for another API address).
 // Verify with `npx wrangler d1 info <database> --env <env>`: read_replication.mode.
 import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
+import { nearest, parseOptions } from "./lib/options";
 import { DEPLOYED_ENVIRONMENTS } from "./lib/target";
 import { workerConfig } from "./lib/wrangler";
 
 const DEFAULT_API = "https://api.cloudflare.com/client/v4";
+const USAGE = `Usage: npm run d1:replication -- --env <${DEPLOYED_ENVIRONMENTS.join("|")}> [--binding PETS_<n>] [--off] [--config FILE]`;
 
 /** Runs `npm run d1:replication -- ...args` with the variables of `environment`: what it reports, or why it failed. */
 export const setReadReplication = async (args: string[], environment: NodeJS.ProcessEnv): Promise<string> => {
-  const { values } = parseArgs({
-    args,
-    options: {
-      env: { type: "string" },
-      binding: { type: "string", default: "DB" },
-      // Another configuration than wrangler.toml (as `npm run segment:open --config` edits one).
-      config: { type: "string", default: "wrangler.toml" },
-      off: { type: "boolean", default: false },
+  const { values } = parseOptions(
+    {
+      args,
+      options: {
+        env: { type: "string" },
+        binding: { type: "string", default: "DB" },
+        // Another configuration than wrangler.toml (as `npm run segment:open --config` edits one).
+        config: { type: "string", default: "wrangler.toml" },
+        off: { type: "boolean", default: false },
+      },
     },
-  });
+    USAGE,
+  );
   const { env, binding, off, config } = values;
   if (!env || !DEPLOYED_ENVIRONMENTS.includes(env)) {
+    const near = env && nearest(env, DEPLOYED_ENVIRONMENTS);
     throw new Error(
-      `Usage: npm run d1:replication -- --env <${DEPLOYED_ENVIRONMENTS.join("|")}> [--binding PETS_<n>] [--off] [--config FILE]`,
+      `${env ? `--env is '${env}'${near ? `: did you mean ${near}?` : ""}` : "--env is missing"}\n${USAGE}`,
     );
   }
   const { CLOUDFLARE_API_TOKEN: token, CLOUDFLARE_ACCOUNT_ID: account } = environment;

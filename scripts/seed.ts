@@ -13,8 +13,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
+import { excerpt } from "../src/lib/display-text";
 import type { PetStatus } from "../src/schemas";
+import { parseOptions } from "./lib/options";
 import { targetArgs } from "./lib/target";
 import { wrangler } from "./lib/wrangler";
 import { listedSegments } from "./segments/layout";
@@ -72,18 +73,30 @@ export const seedPets = ({ count, persistTo }: { count: number; persistTo?: stri
 /** The most pets one run adds: its SQL file stays within tens of megabytes. */
 export const MAX_SEED_COUNT = 1_000_000;
 
+const USAGE = `Usage: npm run seed -- --count N [--persist-to DIR]   (N: decimal digits, 0 to ${MAX_SEED_COUNT})`;
+
 /** --count: decimal digits only (not 1e1, 0x3 or " 2"), 0 to MAX_SEED_COUNT. */
 export const parseSeedCount = (text: string | undefined): number => {
-  if (text === undefined || !/^\d{1,7}$/.test(text) || Number(text) > MAX_SEED_COUNT) {
+  if (text === undefined) throw new Error(`--count is missing: how many pets to add.\n${USAGE}`);
+  if (!/^\d{1,7}$/.test(text) || Number(text) > MAX_SEED_COUNT) {
+    // The number meant, where the text is one in another spelling (1e3, 0x10, " 20"): said as digits.
+    const meant = Number(text.trim());
+    const near =
+      text.trim() !== "" && Number.isSafeInteger(meant) && meant >= 0 && meant <= MAX_SEED_COUNT
+        ? `: did you mean --count ${meant}?`
+        : "";
     throw new Error(
-      `Usage: npm run seed -- --count N [--persist-to DIR]   (N: decimal digits, 0 to ${MAX_SEED_COUNT})`,
+      `--count is '${excerpt(text)}'${near || "."} It must be decimal digits, 0 to ${MAX_SEED_COUNT}.\n${USAGE}`,
     );
   }
   return Number(text);
 };
 
 const main = () => {
-  const { values } = parseArgs({ options: { count: { type: "string" }, "persist-to": { type: "string" } } });
+  const { values } = parseOptions(
+    { args: process.argv.slice(2), options: { count: { type: "string" }, "persist-to": { type: "string" } } },
+    USAGE,
+  );
   const count = parseSeedCount(values.count);
   const persistTo = values["persist-to"];
   const seconds = seedPets({ count, persistTo });

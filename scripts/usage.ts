@@ -4,17 +4,23 @@
 // its hash), each operation's calls in the last N days (default 30, today included) and
 // the last call, most recent first. What an operator sends to the teams before a
 // sunset. The Worker records the calls (src/deprecation/deprecated-operation.ts) right after answering them.
-import { parseArgs } from "node:util";
 import { type Outcome, runAsCommand } from "./lib/command";
 import { table } from "./lib/key-list";
+import { parseOptions } from "./lib/options";
 import { openStores } from "./lib/stores";
 import { describeTarget, TARGET_OPTIONS, targetFrom } from "./lib/target";
+
+const USAGE =
+  "Usage: npm run --silent usage:deprecated -- [--days N] [--env staging|production --remote | --persist-to DIR]";
 
 type Usage = { key_label: string; api_key_hash: string; operation: string; calls: number; last_call_at: number };
 
 /** Runs `npm run usage:deprecated` with `args`: what it prints on stdout, a heading and a table. */
 export const runUsage = async (args: string[]): Promise<Outcome> => {
-  const { values } = parseArgs({ args, options: { ...TARGET_OPTIONS, days: { type: "string", default: "30" } } });
+  const { values } = parseOptions(
+    { args, options: { ...TARGET_OPTIONS, days: { type: "string", default: "30" } } },
+    USAGE,
+  );
   const target = targetFrom(values);
   const days = Number(values.days);
   if (!Number.isInteger(days) || days < 1) throw new Error("--days must be a whole number of days, at least 1.");

@@ -1,11 +1,11 @@
 // What `npm run key:<command>` was asked to do, checked whole before anything is read or
 // written: the command, its argument, its options, the target and the clock.
-import { parseArgs } from "node:util";
 import { API_KEY_PATTERN, hashApiKey, isScope, SCOPES, type Scope } from "../../src/keys/api-key";
 import { parseInstant } from "../../src/lib/dates";
-import { hasVisibleCharacter } from "../../src/lib/display-text";
+import { excerpt, hasVisibleCharacter } from "../../src/lib/display-text";
 import { DURATION, MAX_DURATION, parseDuration } from "./duration";
 import { GRANT_ID } from "./key-grants";
+import { nearest, parseOptions } from "./options";
 import { TARGET_OPTIONS, type Target, targetFrom } from "./target";
 
 export type KeyCommand =
@@ -68,7 +68,10 @@ const parseScopes = (text: string): Scope[] => {
   const named = text.split(",").map((scope) => scope.trim());
   const unknown = named.filter((scope) => !isScope(scope));
   if (unknown.length > 0 || named.length === 0) {
-    throw new Error(`--scope takes ${SCOPES.join(", ")} or both comma-separated, not '${text}'.`);
+    const near = unknown[0] === undefined ? undefined : nearest(unknown[0], SCOPES);
+    throw new Error(
+      `--scope takes ${SCOPES.join(", ")} or both comma-separated, not '${excerpt(text)}'${near ? `: did you mean ${near}?` : "."}`,
+    );
   }
   return SCOPES.filter((scope) => named.includes(scope));
 };
@@ -94,26 +97,43 @@ export const parseKeyArguments = async (
   args: string[],
   now: number,
 ): Promise<{ command: KeyCommand; target: Target }> => {
-  const { positionals, values } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      ...TARGET_OPTIONS,
-      scope: { type: "string" },
-      expires: { type: "string" },
-      overlap: { type: "string" },
-      revoke: { type: "string" },
+  const { positionals, values } = parseOptions(
+    {
+      args,
+      allowPositionals: true,
+      options: {
+        ...TARGET_OPTIONS,
+        scope: { type: "string" },
+        expires: { type: "string" },
+        overlap: { type: "string" },
+        revoke: { type: "string" },
+      },
     },
-  });
+    USAGE,
+  );
   const [name = "", argument, ...extra] = positionals;
   const allowed = COMMAND_OPTIONS[name as KeyCommand["name"]];
-  if (!allowed) throw new Error(USAGE);
+  if (!allowed) {
+    const near = nearest(name, Object.keys(COMMAND_OPTIONS));
+    throw new Error(
+      `There is no key command '${excerpt(name)}'${near ? `: did you mean key:${near}?` : "."}\n${USAGE}`,
+    );
+  }
   const misplaced = ["scope", "expires", "overlap", "revoke"].filter(
     (option) => option in values && !allowed.includes(option),
   );
   if (misplaced.length > 0) throw new Error(`key:${name} does not take --${misplaced.join(", --")}.\n${USAGE}`);
   // Every command but list takes one argument: a label, or a key or its hash.
-  if (extra.length > 0 || (name === "list") !== (argument === undefined)) throw new Error(USAGE);
+  const wants = name === "create" ? "a label (what the key is for)" : "the key, or its hash as key:list shows it";
+  if (name !== "list" && argument === undefined) throw new Error(`key:${name} needs ${wants}.\n${USAGE}`);
+  if (name === "list" && argument !== undefined) {
+    throw new Error(`key:list takes no argument, and was given '${excerpt(argument)}'.\n${USAGE}`);
+  }
+  if (extra.length > 0) {
+    throw new Error(
+      `key:${name} takes one argument, and was given ${extra.length + 1}: quote a label with spaces ("billing service").\n${USAGE}`,
+    );
+  }
   const target = targetFrom(values);
   const expiresAt = values.expires === undefined ? undefined : parseExpiry(values.expires, now);
   switch (name) {

@@ -3,6 +3,8 @@
 // environment's remote ones. Shared by the scripts that take `--env`, `--remote` and
 // `--persist-to`.
 import path from "node:path";
+import { excerpt } from "../../src/lib/display-text";
+import { nearest } from "./options";
 
 export type Target = {
   env?: string;
@@ -33,7 +35,10 @@ export const TARGET_OPTIONS = {
 export const targetFrom = (values: { env?: string; remote?: boolean; "persist-to"?: string }): Target => {
   const target: Target = { env: values.env, remote: values.remote ?? false, persistTo: values["persist-to"] };
   if (target.env && !DEPLOYED_ENVIRONMENTS.includes(target.env)) {
-    throw new Error("--env must be staging or production (omit it for local development).");
+    const near = nearest(target.env, DEPLOYED_ENVIRONMENTS);
+    throw new Error(
+      `--env is '${excerpt(target.env)}'${near ? `: did you mean ${near}?` : "."} It must be staging or production (omit it for local development).`,
+    );
   }
   if (target.remote && target.persistTo) throw new Error("--persist-to names local state; it cannot go with --remote.");
   return target;

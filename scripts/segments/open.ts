@@ -10,9 +10,10 @@
 // and what state each segment is in; the same command run again finishes what was left.
 import { closeSync, openSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { MAX_SEGMENTS, segmentBinding } from "../../src/db/segments";
+import { excerpt } from "../../src/lib/display-text";
 import { type Outcome, runAsCommand } from "../lib/command";
+import { nearest, parseOptions } from "../lib/options";
 import { DEPLOYED_ENVIRONMENTS, type Target } from "../lib/target";
 import { type Cloudflare, cloudflare as theCloudflare } from "./cloudflare";
 import { databaseBlocks, listedSegments } from "./layout";
@@ -24,10 +25,9 @@ const USAGE = "Usage: npm run segment:open [-- --env staging|production --remote
 type Options = { target: Target; config: string };
 
 /** The options, every one checked: a wrong flag or value is named, with what is allowed. */
-export const parseOptions = (args: string[]): Options => {
-  let values: { env?: string; remote?: boolean; "persist-to"?: string; config?: string };
-  try {
-    ({ values } = parseArgs({
+export const parseOpenOptions = (args: string[]): Options => {
+  const { values } = parseOptions(
+    {
       args,
       options: {
         env: { type: "string" },
@@ -35,14 +35,15 @@ export const parseOptions = (args: string[]): Options => {
         "persist-to": { type: "string" },
         config: { type: "string" },
       },
-      strict: true,
-    }));
-  } catch (error) {
-    throw new Error(`${(error as Error).message.split("\n")[0]}\n${USAGE}`);
-  }
+    },
+    USAGE,
+  );
   const { env, remote = false, "persist-to": persistTo, config = "wrangler.toml" } = values;
   if (env !== undefined && !DEPLOYED_ENVIRONMENTS.includes(env)) {
-    throw new Error(`--env is "${env}": it must be ${DEPLOYED_ENVIRONMENTS.join(" or ")}.\n${USAGE}`);
+    const near = nearest(env, DEPLOYED_ENVIRONMENTS);
+    throw new Error(
+      `--env is "${excerpt(env)}": ${near ? `did you mean ${near}? It` : "it"} must be ${DEPLOYED_ENVIRONMENTS.join(" or ")}.\n${USAGE}`,
+    );
   }
   if (env !== undefined && !remote)
     throw new Error(`--env ${env} goes with --remote: a deployed environment's segments are remote.\n${USAGE}`);
@@ -94,7 +95,7 @@ const checkCredentials = ({ wrangler }: Cloudflare) => {
 
 /** Runs `npm run segment:open -- ...args`, remotely through `cloudflare`: what it says. */
 export const openNextSegment = async (args: string[], cloudflare: Cloudflare = theCloudflare): Promise<Outcome> => {
-  const options = parseOptions(args);
+  const options = parseOpenOptions(args);
   const { target, config } = options;
   const text = readFileSync(config, "utf8");
   const listed = listedSegments(text, target.env);

@@ -47,9 +47,9 @@ describe("npm run segment:open", () => {
     const before = readFileSync(main.config, "utf8");
     for (const [args, reason] of [
       [["--env", "staging"], "--env staging goes with --remote"],
-      [["--env", "qa", "--remote"], '--env is "qa": it must be staging or production'],
+      [["--env", "prod", "--remote"], '--env is "prod": did you mean production? It must be staging or production'],
       [["--remote"], "--remote needs --env staging or --env production"],
-      [["--envv", "staging"], "Unknown option '--envv'"],
+      [["--envv", "staging"], "There is no option --envv: did you mean --env?"],
     ] as const) {
       const refused = await open(main.config, main.state, ...args);
       expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining(reason)]);

@@ -11,6 +11,6 @@ it(`reads --count as decimal digits from 0 to ${MAX_SEED_COUNT}, and refuses any
     MAX_SEED_COUNT,
   ]);
   for (const wrong of [undefined, "", "1e1", "0x3", " 2", "2 ", "-1", "2.5", "+3", String(MAX_SEED_COUNT + 1)]) {
-    expect(() => parseSeedCount(wrong), String(wrong)).toThrow(/^Usage: npm run seed -- --count N/);
+    expect(() => parseSeedCount(wrong), String(wrong)).toThrow(/^--count is .*\nUsage: npm run seed -- --count N/);
   }
 });
