@@ -28,7 +28,7 @@ export const NUDGE_GROUPS: Record<string, NudgeGroup> = {
     ],
   },
   http: {
-    tests: ["test/worker/http", "test/worker/pets/create-pet-body.test.ts", "test/node/http", "test/node/lib"],
+    tests: ["test/worker/http", "test/worker/pets/create-pet-body.test.ts", "test/node/lib"],
     nudges: [
       constant("src/http/json-body.ts", "MAX_BODY_BYTES", "64 * 1024", "64 * 1024 + 1", "64 * 1024 - 1"),
       constant("src/lib/json-ambiguity.ts", "MAX_JSON_DEPTH", "32", "33", "31"),
