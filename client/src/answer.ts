@@ -33,7 +33,7 @@ export const apiError = (response: Response, text: string): ApiError => {
       ? `HTTP ${response.status} without an Error body`
       : known
         ? (body.message as string)
-        : `Code '${(body.code as string).slice(0, 64)}', which the API does not send: ${body.message}`,
+        : `Code '${body.code}', which the API does not send: ${body.message}`,
     response.headers.get("X-Request-Id") ?? undefined,
     wait === undefined ? undefined : Math.ceil(wait / 1000),
   );

@@ -19,6 +19,47 @@ export const scrub = (text: string): string => {
   return redacted.length <= MAX_KEPT_CHARACTERS ? redacted : `${redacted.slice(0, MAX_KEPT_CHARACTERS)}…`;
 };
 
+const hex = (character: string) => `%${character.charCodeAt(0).toString(16).padStart(2, "0")}`;
+const regexOf = (text: string) => text.replace(/[$()*+.?[\\\]^{|}/-]/g, "\\$&");
+
+/**
+ * The ways an upstream may spell `key` in what it echoes: each character as itself or
+ * percent-encoded, split by up to three separators (spaces, dashes, a line break, escaped or
+ * encoded); or in base64, standard or URL-safe, of any text it is in (at each of base64's three
+ * alignments, the characters that come from the key alone).
+ */
+const spellingsOf = (key: string) => {
+  const gap = "(?:[\\s.,:;/_-]|%[0-9a-f]{2}|\\\\[nrt]){0,3}";
+  const spelled = [...key].map((character) => `(?:${regexOf(character)}|${hex(character)})`).join(gap);
+  // base64 is of bytes: a key beyond Latin-1 is not spelled so.
+  const encoded = [0, 1, 2]
+    .filter(() => /^[\0-\xff]*$/.test(key))
+    .map((shift) => {
+      const base64 = btoa("\0".repeat(shift) + key).slice([0, 2, 3][shift], 4 * Math.floor((shift + key.length) / 3));
+      return regexOf(base64).replace(/\\\+|\\\//g, (sign) => (sign === "\\+" ? "[+-]" : "[/_]"));
+    });
+  return new RegExp([spelled, ...encoded].join("|"), "gi");
+};
+
+/**
+ * `error` with every spelling of the client's own key cut out of its message and request id
+ * (a proxy may echo Authorization in either, encoded or not). What the code can hold is
+ * the API's codes, never an echo.
+ */
+export const withoutKey = <E>(error: E, key: string): E => {
+  const sent = error instanceof ApiError && key.length >= 8 && sentTexts.get(error);
+  if (!sent) return error;
+  const spellings = spellingsOf(key);
+  // From the texts as they were sent, before they were cut short: a spelling cut in half is found whole.
+  const hide = (text: string) => scrub(text.replace(spellings, "[redacted]"));
+  error.message = hide(sent.message);
+  if (sent.requestId !== undefined) (error as { requestId: string }).requestId = hide(sent.requestId);
+  return error;
+};
+
+/** What each ApiError was sent, whole, for withoutKey: never on the error itself, where it would be read or logged. */
+const sentTexts = new WeakMap<ApiError, { message: string; requestId: string | undefined }>();
+
 /** A non-2xx answer, or one that is not the API's: with its Error body when it has one. */
 export class ApiError extends Error {
   override name = "ApiError";
@@ -38,6 +79,7 @@ export class ApiError extends Error {
     super(scrub(message));
     // A proxy may echo any header into it, Authorization included.
     this.requestId = requestId === undefined ? undefined : scrub(requestId);
+    sentTexts.set(this, { message, requestId });
   }
 }
 

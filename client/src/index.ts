@@ -3,7 +3,7 @@
 import { apiError, type DeprecationWarning, deprecationOf, newerBookmark, parseJson } from "./answer.js";
 import { attempt, type Fetch } from "./attempt.js";
 import { checkIdempotencyKey, checkOptions, isPet, isPetList } from "./checks.js";
-import { ApiError, NetworkError, TimeoutError } from "./errors.js";
+import { ApiError, NetworkError, TimeoutError, withoutKey } from "./errors.js";
 import { linkTarget } from "./link.js";
 import { backoffMs, RETRIED_STATUSES, retryAfterMs, sleep } from "./retry.js";
 import type { CallOptions, ClientOptions, PetstoreClient } from "./types.js";
@@ -45,7 +45,11 @@ export const createClient = (options: ClientOptions): PetstoreClient => {
    * A 2xx of another shape is retried like a fault in front of the API: for a create, whose
    * answer was lost on the way, the retry's same Idempotency-Key gets the pet it made.
    */
-  const send = async (path: string, { operation, expect, method = "GET", body, headers, signal }: Call) => {
+  const send = (path: string, call: Call) =>
+    sendAttempts(path, call).catch((error: unknown) => {
+      throw withoutKey(error, apiKey);
+    });
+  const sendAttempts = async (path: string, { operation, expect, method = "GET", body, headers, signal }: Call) => {
     const url = `${base}${path}`;
     for (let attemptIndex = 0; ; attemptIndex++) {
       let failure: Error;
@@ -107,12 +111,9 @@ export const createClient = (options: ClientOptions): PetstoreClient => {
     // A next link that is not a URL, or has no cursor, would end the walk early without a word.
     if (next === null || (next && nextCursor === undefined)) {
       const requestId = response.headers.get("X-Request-Id") ?? undefined;
-      throw new ApiError(
-        response.status,
-        "unexpected_response",
-        "The next link is not the API's.",
-        requestId,
-        undefined,
+      throw withoutKey(
+        new ApiError(response.status, "unexpected_response", "The next link is not the API's.", requestId, undefined),
+        apiKey,
       );
     }
     return { pets: json as Pet[], nextCursor };
