@@ -23,9 +23,15 @@ const STYLE =
 
 /**
  * The sign-in page for `details` and the scopes asked for (./scopes.ts), posting `handle`
- * back; `problem` says why the last try failed.
+ * back; `problem` says why the last try failed, and `narrower`, that the key given may do
+ * fewer scopes than asked, which posting the form again with the key grants.
  */
-export const signInPage = (details: ConsentDescription, asked: readonly Scope[], handle: string, problem?: string) => {
+export const signInPage = (
+  details: ConsentDescription,
+  asked: readonly Scope[],
+  handle: string,
+  { problem, narrower }: { problem?: string; narrower?: readonly Scope[] } = {},
+) => {
   const name = escapeHtml(shownAppName(details.clientName));
   const who = details.clientDomain
     ? `published by <strong>${escapeHtml(details.clientDomain)}</strong>`
@@ -46,9 +52,9 @@ export const signInPage = (details: ConsentDescription, asked: readonly Scope[],
 <title>Allow ${name} to use the Petstore API</title><style>${STYLE}</style>
 <h1>Allow <span id="client">${name}</span> to use the Petstore API?</h1>
 <p>The app (${who}) asks for <strong id="scopes">${scopes}</strong>. Its access will be sent to ${destination}.</p>
-${local}${problem ? `<p class="problem" role="alert">${escapeHtml(problem)}</p>` : ""}
+${local}${problem ? `<p class="problem" role="alert">${escapeHtml(problem)}</p>` : ""}${narrower ? `<p class="problem" role="alert" id="narrower">That key may do only <strong>${narrower.join(", ")}</strong>, less than this app asks for. Enter it again and Allow to give the app ${narrower.join(", ")} only; or Deny.</p>` : ""}
 <form method="post">
-<input type="hidden" name="handle" value="${escapeHtml(handle)}">
+<input type="hidden" name="handle" value="${escapeHtml(handle)}">${narrower ? `\n<input type="hidden" name="narrower" value="${narrower.join(" ")}">` : ""}
 <p><label>Your API key<br><input type="password" name="key" autocomplete="off" required size="60"></label></p>
 <p>The app gets its own access, no more than your key may do, and it ends when the key does; the key stays with you.</p>
 <p><button name="decision" value="allow">Allow</button> <button name="decision" value="deny" formnovalidate>Deny</button></p>

@@ -65,17 +65,18 @@ const checked = (request: AuthRequest): { asked: Scope[] } | { refusal: Response
 const showPage = async (
   oauth: OAuthApi,
   request: AuthRequest,
-  status: number,
-  problem?: string,
-  ...more: Headers[]
+  { status = 200, problem, narrower, headers = [] }: PageState = {},
 ) => {
   const check = checked(request);
   if ("refusal" in check) return check.refusal;
   const { asked } = check;
   const details = await oauth.describeConsent(request);
   const consent = await oauth.beginConsent(request);
-  return page(signInPage(details, asked, consent.handle, problem), status, ...more, consent.headers);
+  return page(signInPage(details, asked, consent.handle, { problem, narrower }), status, ...headers, consent.headers);
 };
+
+/** How the page is shown again: its status, why the last try failed, the scopes a key offered that are fewer than asked, and headers to add. */
+type PageState = { status?: number; problem?: string; narrower?: Scope[]; headers?: Headers[] };
 
 /** What the page says of a refused verdict, with its status and headers. */
 type Refused = Exclude<Exclude<KeyVerdict, { admitted: true }>["refusal"], "unavailable">;
@@ -128,13 +129,24 @@ const submitted = async (oauth: OAuthApi, env: AuthEnv, request: Request) => {
   if (!verdict.admitted) {
     if (verdict.refusal === "unavailable") return unavailableAnswer("/authorize");
     const [status, reason, headers] = REFUSED[verdict.refusal];
-    return showPage(oauth, approved.request, status, reason, approved.headers, new Headers(headers));
+    return showPage(oauth, approved.request, {
+      status,
+      problem: reason,
+      headers: [approved.headers, new Headers(headers)],
+    });
   }
   const { key } = verdict;
   const asked = askedScopes(approved.request.scope);
   if ("unknown" in asked) return refusedRequest(approved.request, "invalid_scope", asked.unknown);
   const scopes = grantedScopes(key.scopes ?? SCOPES, asked);
-  if (scopes.length === 0) return showPage(oauth, approved.request, 403, noneGranted(asked), approved.headers);
+  if (scopes.length === 0) {
+    return showPage(oauth, approved.request, { status: 403, problem: noneGranted(asked), headers: [approved.headers] });
+  }
+  // A key that may do less than the app asked for is said so before anything is granted: the
+  // person allows the fewer scopes, knowingly, with the key again (it is never written into the page).
+  if (scopes.length < asked.length && field("narrower") !== scopes.join(" ")) {
+    return showPage(oauth, approved.request, { narrower: scopes, headers: [approved.headers] });
+  }
   const props: GrantProps = { keyHash: key.hash };
   const userId = newGrantUser();
   // A grant lives at most as long as its refresh token, after its code's ten minutes.
@@ -171,7 +183,7 @@ export const signIn = async (oauth: OAuthApi, env: AuthEnv, request: Request) =>
       const check = checked(parsed);
       return "refusal" in check ? check.refusal : page("", 200);
     }
-    return await showPage(oauth, parsed, 200);
+    return await showPage(oauth, parsed);
   } catch (error) {
     return refused(error);
   }

@@ -123,13 +123,26 @@ describe("the sign-in page", () => {
     });
   });
 
-  it("shows the scopes asked for and grants no more: a read-only key asked for read and write gets read", async () => {
+  it("says, before granting anything, that a read-only key asked for read and write may do read only; allowed again, grants read", async () => {
     const readOnly = await api.issueKey({ label: "read only", scopes: ["read"] });
-    const { authorization } = await newAuthorization("read write");
+    const { authorization, verifier } = await newAuthorization("read write");
     const { html } = await openSignInPage(api.origin, authorization);
     expect(html).toContain('<strong id="scopes">read, write</strong>');
     expect(html).toContain("no more than your key may do");
-    const tokens = await tokensFor(readOnly, "read write");
+    const { answer: told } = await signInOverHttp(api.origin, authorization, readOnly);
+    expect(told?.status).toBe(200);
+    const page = await told?.text();
+    expect(page).toContain('id="narrower"');
+    expect(page).toContain('name="narrower" value="read"');
+    expect(await grantsOf(readOnly)).toEqual([]);
+    // The person allows the fewer scope, with the key again, on the form the page gave.
+    const handle = /name="handle" value="([^"]+)"/.exec(page ?? "")?.[1] ?? "";
+    const cookie = (told?.headers.getSetCookie() ?? []).map((line) => line.split(";")[0]).join("; ");
+    const fields = { handle, key: readOnly, decision: "allow", narrower: "read" };
+    const allowed = await postSignInForm(api.origin, fields, { Cookie: cookie, Origin: api.origin });
+    expect(allowed.status).toBe(302);
+    const exchanged = await exchangeCode(api.origin, allowed.headers.get("Location") ?? "", authorization, verifier);
+    const tokens = (await exchanged.json()) as { access_token: string; scope: string };
     expect(tokens.scope).toBe("read");
     expect((await listPetsWith(api.origin, tokens.access_token)).status).toBe(200);
   });

@@ -55,6 +55,15 @@ describe("the sign-in page", () => {
     expect(shown(`${whole}x`.repeat(80))).toEqual([`${whole}…`, `${whole}…`]);
   });
 
+  it("says that the key given may do fewer scopes than asked, and carries them to the form posted again", () => {
+    const page = signInPage(registered, ["read", "write"], "h", { narrower: ["read"] });
+    expect(page).toContain(
+      '<p class="problem" role="alert" id="narrower">That key may do only <strong>read</strong>, less than this app asks for.',
+    );
+    expect(page).toContain('<input type="hidden" name="narrower" value="read">');
+    expect(signInPage(registered, ["read", "write"], "h")).not.toContain("narrower");
+  });
+
   it("names a metadata document's domain, the scopes asked, a loopback redirect's warning and the last try's problem", () => {
     const published = {
       ...registered,
@@ -63,7 +72,7 @@ describe("the sign-in page", () => {
       redirectHost: "127.0.0.1",
       redirectIsLoopback: true,
     };
-    const page = signInPage(published, ["read", "write"], "h", "That key <expired>.");
+    const page = signInPage(published, ["read", "write"], "h", { problem: "That key <expired>." });
     expect(page).toContain(
       '<p>The app (published by <strong>agent.example</strong>) asks for <strong id="scopes">read, write</strong>. Its access will be sent to <strong id="redirect-host">127.0.0.1</strong>.</p>\n' +
         "<p><strong>Access goes to an app on this computer.</strong> Go on only if you just started signing in from it.</p>" +
