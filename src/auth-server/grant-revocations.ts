@@ -15,24 +15,27 @@ import type { AuthEnv } from "./env";
 import { REFRESH_TOKEN_TTL_S } from "./lifetimes";
 
 /** The grant a token or code names (userId:grantId:secret), its id as the library stores it (SHA-256, hex), and the grant's record. */
-const grantOf = async <Grant>(env: AuthEnv, token: string) => {
+export const grantOf = async <Grant>(env: AuthEnv, token: string) => {
   const [userId, grantId, secret, ...rest] = token.split(":");
   if (!userId || !grantId || !secret || rest.length > 0) return undefined;
   const grant = await env.OAUTH_KV.get<Grant>(`grant:${userId}:${grantId}`, { type: "json" });
   return grant ? { userId, grantId, tokenId: await sha256Hex(token), grant } : undefined;
 };
 
+/** What a grant's record says of its refresh tokens and scopes. */
+export type RefreshGrant = { refreshTokenId?: string; previousRefreshTokenId?: string; scope?: string[] };
+/** A grant that a token or code names, found. */
+export type Named<Grant> = NonNullable<Awaited<ReturnType<typeof grantOf<Grant>>>>;
+
 /** The record of a refresh token its grant no longer knows, kept as long as the token could have lived. */
 const retiredKey = (tokenId: string) => `retired-refresh-token:${tokenId}`;
 
 /**
- * Whether `refreshToken` was used already (its grant's previous one, or one retired before
+ * Whether the grant's refresh token `named` was used already (its grant's previous one, or one retired before
  * it): then the grant is revoked. At a refresh with the grant's current token, the previous
  * one, which the library forgets at this refresh, is recorded as retired.
  */
-export const revokedForReuse = async (env: AuthEnv, oauth: OAuthHelpers, refreshToken: string) => {
-  const named = await grantOf<{ refreshTokenId?: string; previousRefreshTokenId?: string }>(env, refreshToken);
-  if (!named) return false;
+export const revokedForReuse = async (env: AuthEnv, oauth: OAuthHelpers, named: Named<RefreshGrant>) => {
   const { grant, tokenId } = named;
   if (grant.refreshTokenId === tokenId) {
     if (grant.previousRefreshTokenId) {

@@ -8,10 +8,12 @@
 //   client_secret beside Basic, a second way whether or not the client_id stays.
 // - A refresh token used a second time, and a code whose PKCE check fails: each ends its
 //   grant (./grant-revocations.ts).
+// - A refresh that would have to widen its grant: refused, for the host to sign in again (./step-up.ts).
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { readBounded } from "../lib/bounded-body";
 import type { AuthEnv } from "./env";
-import { revokedForFailedPkce, revokedForReuse } from "./grant-revocations";
+import { grantOf, type RefreshGrant, revokedForFailedPkce, revokedForReuse } from "./grant-revocations";
+import { isStepUp } from "./step-up";
 
 /** Far more than any request of the token endpoint holds (a code, a verifier, a refresh token). */
 export const MAX_TOKEN_REQUEST_BYTES = 16_384;
@@ -46,8 +48,13 @@ export const preparedTokenRequest = async (
   }
   const form = new URLSearchParams(new TextDecoder().decode(body));
   const refreshToken = form.get("refresh_token");
-  if (form.get("grant_type") === "refresh_token" && refreshToken && (await revokedForReuse(env, oauth, refreshToken))) {
+  const named =
+    form.get("grant_type") === "refresh_token" && refreshToken && (await grantOf<RefreshGrant>(env, refreshToken));
+  if (named && (await revokedForReuse(env, oauth, named))) {
     return refusal(400, "invalid_grant", "This refresh token was used already: its access is revoked; sign in again.");
+  }
+  if (named && (await isStepUp(env, named.grantId, named.grant.scope ?? [], form.get("scope")))) {
+    return refusal(400, "invalid_grant", "A refresh keeps its grant's scopes: sign in again to be granted more.");
   }
   if (form.get("grant_type") === "authorization_code" && (await revokedForFailedPkce(env, oauth, form))) {
     return refusal(400, "invalid_grant", "Invalid PKCE code_verifier: the code is used up; sign in again.");

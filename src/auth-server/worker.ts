@@ -12,6 +12,7 @@ import { strictMetadataFetch } from "./metadata-fetch";
 import { serversByOrigin, TOKEN_PATH } from "./servers";
 import { signIn } from "./sign-in";
 import { type Faults, guardStores } from "./stores";
+import { noteStepUp } from "./step-up";
 import { screenStranger } from "./strangers";
 import { preparedTokenRequest } from "./token-request";
 import { unavailableAnswer } from "./unavailable";
@@ -65,5 +66,10 @@ export default class AuthServer extends WorkerEntrypoint<AuthEnv> {
   validateToken(resource: string, token: string) {
     const env = guardStores(this.env, { causes: [] });
     return serverFor(new URL(resource).origin).validateToken<GrantProps>(resource, token, env);
+  }
+
+  /** That a tool call refused `token` (valid for `resource`) for a scope: recorded for its grant's next refresh. */
+  async noteStepUp(resource: string, token: string) {
+    if (await this.validateToken(resource, token)) await noteStepUp(guardStores(this.env, { causes: [] }), token);
   }
 }

@@ -56,7 +56,7 @@ export const callTool = async (c: Context<AppEnv>, tool: Tool, args: unknown, js
   const refused = scopeRefusal(c.get("apiKey"), tool.scope);
   if (refused) {
     logCall(c, tool, refused.status);
-    throw insufficientScope(c, refused);
+    throw await insufficientScope(c, refused);
   }
   if (jsonProblem) return refusedCall(c, tool, jsonProblem);
   let outcome: ToolOutcome;

@@ -21,10 +21,15 @@ import { ApiError } from "../http/errors";
 import { isApiKeyCredential, isScope } from "../keys/api-key";
 import { mayTryUnknown, rememberVerified, verifiedLately, verifyKeyHash } from "../keys/verify";
 import { logDependencyFault, withDeadline } from "../lib/faults";
-import { resourceOf, signInChallenge, signInService } from "../oauth/protected-resource";
+import { AUTH_DEADLINE_MS, resourceOf, signInChallenge, signInService } from "../oauth/protected-resource";
 
-/** The sign-in Worker answers from its KV in milliseconds; one that takes this long is failing. */
-const AUTH_DEADLINE_MS = 3000;
+declare module "hono" {
+  interface ContextVariableMap {
+    /** The access token the call came with, when it came with one rather than a key. */
+    accessToken: string;
+  }
+}
+
 /**
  * Longer than any access token the sign-in Worker issues (userId:grantId:secret, 82
  * characters; 114 for a grant made when the user id was the key's hash): refused without
@@ -70,6 +75,7 @@ const admitToken = async (c: Context<AppEnv>, token: string) => {
   // The token was counted (or known): its key, which no one guessed, is not counted again.
   const verdict = await verifyKeyHash(c.env, granted.props.keyHash, now, { requestId: checkContext.requestId });
   admit(c, verdict, now, TOKEN_REFUSALS, granted.scope.filter(isScope));
+  c.set("accessToken", token);
   if (!verified) rememberVerified("token", token, granted.props.keyHash);
 };
 

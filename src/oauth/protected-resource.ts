@@ -8,7 +8,7 @@ import { ApiError } from "../http/errors";
 import { faultContext } from "../http/request-log";
 import { newApp } from "../http/router";
 import { SCOPES } from "../keys/api-key";
-import { logDependencyFault } from "../lib/faults";
+import { logDependencyFault, withDeadline } from "../lib/faults";
 
 /** What the API asks of the sign-in Worker over RPC, as src/auth-server/worker.ts answers. */
 export type SignInService = Fetcher & {
@@ -16,7 +16,12 @@ export type SignInService = Fetcher & {
     resource: string,
     token: string,
   ): Promise<{ props: { keyHash: string }; scope: string[]; expiresAt: number } | null>;
+  /** That a tool call refused `token` for a scope its grant lacks: its next refresh is a step-up (src/auth-server/step-up.ts). */
+  noteStepUp(resource: string, token: string): Promise<void>;
 };
+
+/** The sign-in Worker answers from its KV in milliseconds; one that takes this long is failing. */
+export const AUTH_DEADLINE_MS = 3000;
 
 /** The sign-in Worker, or undefined where it is not bound (a misconfiguration: 503 for tokens). */
 export const signInService = (c: Context<AppEnv>) => {
@@ -44,10 +49,22 @@ export const signInChallenge = (c: Context<AppEnv>) => `${resourceMetadata(c)}, 
  * others; the sign-in grants those of them that the key may do), and where, so that a host
  * can ask for them. The Error body is the operation's own refusal.
  */
-export const insufficientScope = (c: Context<AppEnv>, refusal: Refusal) =>
-  new ApiError(refusal.code, refusal.message, {
+export const insufficientScope = async (c: Context<AppEnv>, refusal: Refusal) => {
+  const token = c.get("accessToken");
+  const service = signInService(c);
+  // Before the answer, as the host may refresh at once: the sign-in Worker then takes that
+  // refresh as a step-up (src/auth-server/step-up.ts). Its failure leaves the answer as it is.
+  if (token !== undefined && service) {
+    try {
+      await withDeadline(service.noteStepUp(resourceOf(c), token), AUTH_DEADLINE_MS, "AUTH");
+    } catch (error) {
+      logDependencyFault(faultContext(c), "AUTH", error, "403, no step-up noted");
+    }
+  }
+  return new ApiError(refusal.code, refusal.message, {
     "WWW-Authenticate": `Bearer realm="petstore", error="insufficient_scope", ${EVERY_SCOPE}, ${resourceMetadata(c)}`,
   });
+};
 
 const protectedResourceMetadata = (c: Context<AppEnv>) => {
   const { origin } = new URL(c.req.url);

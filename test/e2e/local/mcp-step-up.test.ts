@@ -1,0 +1,114 @@
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type {
+  OAuthClientInformationFull,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type Harness, startHarness } from "../helpers/harness";
+import { freshAddress, HOST_NAME } from "../helpers/oauth-host";
+import { exchangeCode, openSignInPage, pkce, postSignInForm, registerClient } from "../helpers/sign-in-over-http";
+
+// A host on the official SDK's v1 client (as LangChain's MCP adapters are) that holds a `read`
+// grant and calls a tool that needs `write`: on the 403 insufficient_scope it refreshes first,
+// without naming a scope. That refresh is refused (src/auth-server/step-up.ts), so the SDK drops
+// its tokens and opens a new sign-in for every scope, and the call then succeeds. Before, the
+// refresh answered a `read` token again and the SDK stopped: "Server returned 403 after trying upscoping".
+
+const REDIRECT_URI = "http://127.0.0.1:9/callback";
+let api: Harness;
+beforeAll(async () => {
+  api = await startHarness({ vars: { ACCESS_LOG: "off" } });
+});
+afterAll(() => api?.close());
+
+/** What the v1 client asks of a host, kept in memory, as a host does (with invalidateCredentials, which the SDK calls on invalid_grant). */
+class V1Host implements OAuthClientProvider {
+  authorizationUrl: URL | undefined;
+  client: OAuthClientInformationFull | undefined;
+  saved: OAuthTokens | undefined;
+  verifier = "";
+  readonly redirectUrl = REDIRECT_URI;
+  get clientMetadata(): OAuthClientMetadata {
+    return { client_name: HOST_NAME, redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "none" };
+  }
+  clientInformation() {
+    return this.client;
+  }
+  saveClientInformation(information: OAuthClientInformationFull) {
+    this.client = information;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+  invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier") {
+    if (scope === "all" || scope === "tokens") this.saved = undefined;
+    if (scope === "all" || scope === "client") this.client = undefined;
+  }
+}
+
+/** The sign-in page at `url` (as the host opened it), allowed with `key`: the code it sends back. */
+const allowAt = async (url: URL, key: string) => {
+  const page = await fetch(url, { redirect: "manual", headers: freshAddress() });
+  const html = await page.text();
+  const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1] ?? "";
+  const cookie = page.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+  const answer = await postSignInForm(
+    api.origin,
+    { handle, key, decision: "allow" },
+    { Cookie: cookie, Origin: api.origin },
+  );
+  expect(answer.status).toBe(302);
+  return new URL(answer.headers.get("Location") ?? "").searchParams.get("code") ?? "";
+};
+
+it("steps up from a read grant to a write call through a new sign-in, with the official SDK's v1 client", async () => {
+  const key = await api.issueKey({ label: "a v1 host's key" });
+  // The host holds a grant of `read`, from a sign-in that asked for no more.
+  const host = new V1Host();
+  const clientId = await registerClient(api.origin, REDIRECT_URI);
+  host.client = { client_id: clientId, redirect_uris: [REDIRECT_URI] };
+  const { verifier, challenge } = pkce();
+  const authorization = { clientId, redirectUri: REDIRECT_URI, challenge, scope: "read" };
+  const { handle, cookie } = await openSignInPage(api.origin, authorization);
+  const signedIn = await postSignInForm(
+    api.origin,
+    { handle: handle ?? "", key, decision: "allow" },
+    { Cookie: cookie, Origin: api.origin },
+  );
+  const exchanged = await exchangeCode(api.origin, signedIn.headers.get("Location") ?? "", authorization, verifier);
+  host.saved = (await exchanged.json()) as OAuthTokens;
+  expect(host.saved.scope).toBe("read");
+
+  const transport = new StreamableHTTPClientTransport(new URL(`${api.origin}/mcp`), { authProvider: host });
+  const client = new Client({ name: "petstore-e2e-v1-host", version: "1.0.0" });
+  await client.connect(transport);
+  const create = () => client.callTool({ name: "create_pet", arguments: { name: "Stepped", categoryId: 1 } });
+  // The 403, the refresh refused, a new sign-in opened for every scope: the SDK says so as UnauthorizedError.
+  await expect(create()).rejects.toBeInstanceOf(UnauthorizedError);
+  expect(host.authorizationUrl?.searchParams.get("scope")).toBe("read write");
+  await transport.finishAuth(await allowAt(host.authorizationUrl as URL, key));
+  expect(host.saved?.scope).toBe("read write");
+  const created = (await create()) as { isError?: boolean; structuredContent?: unknown };
+  expect(created.isError).toBeFalsy();
+  expect(created.structuredContent).toMatchObject({ name: "Stepped" });
+  await client.close();
+});
