@@ -1,3 +1,8 @@
+import {
+  Client as V2Client,
+  StreamableHTTPClientTransport as V2Transport,
+  UnauthorizedError as V2UnauthorizedError,
+} from "@modelcontextprotocol/client";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -9,14 +14,15 @@ import type {
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type Harness, startHarness } from "../helpers/harness";
-import { freshAddress, HOST_NAME } from "../helpers/oauth-host";
+import { freshAddress, HOST_NAME, MemoryHost } from "../helpers/oauth-host";
 import { exchangeCode, openSignInPage, pkce, postSignInForm, registerClient } from "../helpers/sign-in-over-http";
 
-// A host on the official SDK's v1 client (as LangChain's MCP adapters are) that holds a `read`
-// grant and calls a tool that needs `write`: on the 403 insufficient_scope it refreshes first,
-// without naming a scope. That refresh is refused (src/auth-server/step-up.ts), so the SDK drops
-// its tokens and opens a new sign-in for every scope, and the call then succeeds. Before, the
-// refresh answered a `read` token again and the SDK stopped: "Server returned 403 after trying upscoping".
+// A host on the official SDK's client that holds a `read` grant and calls a tool that needs
+// `write`. The v1 client (as LangChain's MCP adapters are built on) refreshes first, without
+// naming a scope, on the 403 insufficient_scope: that refresh is refused (src/auth-server/
+// step-up.ts), so it drops its tokens and opens a new sign-in for every scope, and the call
+// then succeeds (with the refresh answered, it stopped: "Server returned 403 after trying
+// upscoping"). The v2 client opens a new sign-in at once.
 
 const REDIRECT_URI = "http://127.0.0.1:9/callback";
 let api: Harness;
@@ -80,12 +86,9 @@ const allowAt = async (url: URL, key: string) => {
   return new URL(answer.headers.get("Location") ?? "").searchParams.get("code") ?? "";
 };
 
-it("steps up from a read grant to a write call through a new sign-in, with the official SDK's v1 client", async () => {
-  const key = await api.issueKey({ label: "a v1 host's key" });
-  // The host holds a grant of `read`, from a sign-in that asked for no more.
-  const host = new V1Host();
+/** A registered client, and a grant of `read` from a sign-in with `key` that asked for no more: its tokens. */
+const readGrant = async (key: string) => {
   const clientId = await registerClient(api.origin, REDIRECT_URI);
-  host.client = { client_id: clientId, redirect_uris: [REDIRECT_URI] };
   const { verifier, challenge } = pkce();
   const authorization = { clientId, redirectUri: REDIRECT_URI, challenge, scope: "read" };
   const { handle, cookie } = await openSignInPage(api.origin, authorization);
@@ -95,8 +98,17 @@ it("steps up from a read grant to a write call through a new sign-in, with the o
     { Cookie: cookie, Origin: api.origin },
   );
   const exchanged = await exchangeCode(api.origin, signedIn.headers.get("Location") ?? "", authorization, verifier);
-  host.saved = (await exchanged.json()) as OAuthTokens;
-  expect(host.saved.scope).toBe("read");
+  const tokens = (await exchanged.json()) as OAuthTokens;
+  expect(tokens.scope).toBe("read");
+  return { clientId, tokens };
+};
+
+it("steps up from a read grant to a write call through a new sign-in, with the official SDK's v1 client", async () => {
+  const key = await api.issueKey({ label: "a v1 host's key" });
+  const host = new V1Host();
+  const { clientId, tokens } = await readGrant(key);
+  host.client = { client_id: clientId, redirect_uris: [REDIRECT_URI] };
+  host.saved = tokens;
 
   const transport = new StreamableHTTPClientTransport(new URL(`${api.origin}/mcp`), { authProvider: host });
   const client = new Client({ name: "petstore-e2e-v1-host", version: "1.0.0" });
@@ -110,5 +122,24 @@ it("steps up from a read grant to a write call through a new sign-in, with the o
   const created = (await create()) as { isError?: boolean; structuredContent?: unknown };
   expect(created.isError).toBeFalsy();
   expect(created.structuredContent).toMatchObject({ name: "Stepped" });
+  await client.close();
+});
+
+it("steps up from a read grant to a write call through a new sign-in, with the official SDK's v2 client", async () => {
+  const key = await api.issueKey({ label: "a v2 host's key" });
+  const host = new MemoryHost(REDIRECT_URI);
+  const { clientId, tokens } = await readGrant(key);
+  host.client = { client_id: clientId, redirect_uris: [REDIRECT_URI] };
+  host.saved = tokens;
+  const transport = new V2Transport(new URL(`${api.origin}/mcp`), { authProvider: host });
+  const client = new V2Client({ name: "petstore-e2e-v2-host", version: "1.0.0" });
+  await client.connect(transport);
+  const create = () => client.callTool({ name: "create_pet", arguments: { name: "Stepped too", categoryId: 1 } });
+  await expect(create()).rejects.toBeInstanceOf(V2UnauthorizedError);
+  expect(host.authorizationUrl?.searchParams.get("scope")).toBe("read write");
+  const code = await allowAt(host.authorizationUrl as URL, key);
+  await transport.finishAuth(new URLSearchParams({ code, iss: api.origin }));
+  const created = (await create()) as { isError?: boolean; structuredContent?: unknown };
+  expect(created.isError).toBeFalsy();
   await client.close();
 });
