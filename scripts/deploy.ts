@@ -32,11 +32,11 @@ import {
   shortSecrets,
   signInConfigProblems,
 } from "./lib/check-config";
-import { DEFAULT_ROLLOUT, parseRolloutSoak, parseRolloutSteps, rollOut } from "./lib/rollout";
+import { DEFAULT_ROLLOUT, parseRolloutSoak, parseRolloutSteps, type RolloutActions, rollOut } from "./lib/rollout";
 import { DEPLOYED_ENVIRONMENTS } from "./lib/target";
 import { REQUIRED_SECRET, servingVersion, uploadVersion, withSecretsFile } from "./lib/versions";
 import { runWrangler, SIGN_IN_CONFIG, workerConfig, wrangler } from "./lib/wrangler";
-import { productionHosts, runSmokeTest, smokeTarget, versionOverride } from "./smoke";
+import { productionHosts, runSmokeTest, type SmokeTarget, smokeTarget, versionOverride } from "./smoke";
 
 /** What wrangler says when it has no credentials (no login, no CLOUDFLARE_API_TOKEN) or Cloudflare refuses them. */
 const NOT_AUTHENTICATED = /CLOUDFLARE_API_TOKEN|not (logged in|authenticated)|wrangler login|Authentication error/i;
@@ -62,9 +62,44 @@ const dryRun = (env: string, allAtOnce: boolean, { steps, soakMs }: { steps: num
   const plan =
     command[0] === "deploy"
       ? "migrations, the sign-in Worker, deploy to all traffic, smoke test"
-      : `migrations, the sign-in Worker, versions upload, 0% and smoke test, ${[...shares, "100%"].join(", ")}, triggers deploy`;
+      : `migrations, versions upload of the sign-in Worker and the API, both at 0% and smoke test, ${[...shares, "100%"].join(", ")}, each step for both (a failed smoke test rolls both back), triggers deploy`;
   console.log(`[deploy --dry-run] ${env} would run: ${plan}`);
 };
+
+/**
+ * What a production rollout does, through `run` (wrangler) and `smokeTest`: each Worker's
+ * `wrangler versions deploy`, and the smoke test through the API with a version override for
+ * each new version (the API forwards the sign-in's paths with the header; its token checks,
+ * over RPC, reach the sign-in Worker's serving split).
+ */
+export const rolloutActions = (
+  env: string,
+  smoke: SmokeTarget,
+  { run = runWrangler, smokeTest = runSmokeTest, wait = sleep }: Partial<RolloutTools> = {},
+): RolloutActions => ({
+  deploy: ({ worker }, versionSpecs, message) => {
+    step(`${worker}, ${message}: wrangler versions deploy ${versionSpecs.join(" ")}`);
+    run(["versions", "deploy", ...versionSpecs, "--config", worker, "--env", env, "--message", message, "--yes"]);
+  },
+  smokeTest: async (workers) => {
+    const overrides = await Promise.all(
+      workers.map(({ worker, candidate }) => versionOverride(env, candidate, worker)),
+    );
+    step(`smoke test of ${workers.map(({ candidate }) => candidate).join(" and ")} against ${smoke.baseUrl}`);
+    return smokeTest({ ...smoke, versionOverride: overrides.join(", ") });
+  },
+  wait: (ms) => {
+    step(`serving for ${ms / 60_000} min before the smoke test and the next step`);
+    return wait(ms);
+  },
+});
+
+type RolloutTools = {
+  run: (args: string[]) => void;
+  smokeTest: typeof runSmokeTest;
+  wait: (ms: number) => Promise<void>;
+};
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const main = async () => {
   const { values, positionals } = parseArgs({
@@ -130,6 +165,7 @@ const main = async () => {
     }
   }
   const stable = gradual ? servingVersion(env) : undefined;
+  const signInStable = gradual ? servingVersion(env, SIGN_IN_CONFIG) : undefined;
 
   // Every segment of pets, DB first (src/db/segments.ts): the same schema in each.
   for (const binding of listedSegments(api)) {
@@ -137,12 +173,11 @@ const main = async () => {
     runWrangler(["d1", "migrations", "apply", binding, "--remote", "--env", env]);
   }
 
-  // First: the API's AUTH binding names it, and a new API version may need what it adds.
-  step(`the sign-in Worker: wrangler deploy --config ${SIGN_IN_CONFIG} --env ${env}`);
-  runWrangler(["deploy", "--config", SIGN_IN_CONFIG, "--env", env]);
-
-  // A gradual deploy has both (checked above); the other two conditions only tell TypeScript so.
-  if (!gradual || !stable || !smoke) {
+  // A gradual deploy has them all (checked above); the other conditions only tell TypeScript so.
+  if (!gradual || !stable || !signInStable || !smoke) {
+    // First: the API's AUTH binding names it, and a new API version may need what it adds.
+    step(`the sign-in Worker: wrangler deploy --config ${SIGN_IN_CONFIG} --env ${env}`);
+    runWrangler(["deploy", "--config", SIGN_IN_CONFIG, "--env", env]);
     step(`wrangler deploy --env ${env}${givenSecret === undefined ? "" : `, with ${REQUIRED_SECRET}`}`);
     withSecretsFile(givenSecret, (secretsArgs) => runWrangler(["deploy", "--env", env, ...secretsArgs]));
     if (!smoke) {
@@ -156,25 +191,16 @@ const main = async () => {
     return;
   }
 
+  // Both Workers as versions that take no traffic yet, rolled out together and rolled back together.
+  step(`the sign-in Worker: wrangler versions upload --config ${SIGN_IN_CONFIG} --env ${env}`);
+  const signInCandidate = uploadVersion(env, [], SIGN_IN_CONFIG);
   step(`wrangler versions upload --env ${env}${givenSecret === undefined ? "" : `, with ${REQUIRED_SECRET}`}`);
   const candidate = withSecretsFile(givenSecret, (secretsArgs) => uploadVersion(env, secretsArgs));
-  await rollOut(
-    { stable, candidate, ...rollout },
-    {
-      deploy: (versionSpecs, message) => {
-        step(`${message}: wrangler versions deploy ${versionSpecs.join(" ")}`);
-        runWrangler(["versions", "deploy", ...versionSpecs, "--env", env, "--message", message, "--yes"]);
-      },
-      smokeTest: async (versionId) => {
-        step(`smoke test of ${versionId} against ${smoke.baseUrl}`);
-        return runSmokeTest({ ...smoke, versionOverride: await versionOverride(env, versionId) });
-      },
-      wait: (ms) => {
-        step(`serving for ${ms / 60_000} min before the smoke test and the next step`);
-        return new Promise((resolve) => setTimeout(resolve, ms));
-      },
-    },
-  );
+  const workers = [
+    { worker: SIGN_IN_CONFIG, stable: signInStable, candidate: signInCandidate },
+    { worker: "wrangler.toml", stable, candidate },
+  ];
+  await rollOut({ workers, ...rollout }, rolloutActions(env, smoke));
   // A version upload leaves the cron triggers as they were; the rollout's end applies wrangler.toml's.
   step("wrangler triggers deploy");
   runWrangler(["triggers", "deploy", "--env", env]);

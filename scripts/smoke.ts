@@ -16,15 +16,18 @@ import { API_KEY_PATTERN, isWellFormedApiKey } from "../src/keys/api-key";
 import { DEPLOYED_ENVIRONMENTS } from "./lib/target";
 import { workerConfig } from "./lib/wrangler";
 
-type SmokeTarget = { baseUrl: string; key: string; versionOverride?: string };
+export type SmokeTarget = { baseUrl: string; key: string; versionOverride?: string };
 
 const VERSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** The Cloudflare-Workers-Version-Overrides value (an RFC 8941 dictionary) that routes to `versionId`. */
-export const versionOverride = async (env: string, versionId: string) => {
+/**
+ * The Cloudflare-Workers-Version-Overrides member (an RFC 8941 dictionary's) that routes to
+ * `versionId` of the Worker `config` describes; members are joined with ", ".
+ */
+export const versionOverride = async (env: string, versionId: string, config = "wrangler.toml") => {
   if (!DEPLOYED_ENVIRONMENTS.includes(env)) throw new Error(`--env must be ${DEPLOYED_ENVIRONMENTS.join(" or ")}.`);
   if (!VERSION_ID.test(versionId)) throw new Error(`Not a Worker version id: ${versionId}`);
-  return `${(await workerConfig(env)).name}="${versionId}"`;
+  return `${(await workerConfig(env, config)).name}="${versionId}"`;
 };
 
 /** The API's base path: the routes live under it, at the root of the Worker's origin. */

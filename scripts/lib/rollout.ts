@@ -19,34 +19,42 @@ export const parseRolloutSoak = (text: string): number => parseDuration(text, "R
 /** Production's rollout unless ROLLOUT_STEPS and ROLLOUT_SOAK say otherwise. */
 export const DEFAULT_ROLLOUT = { steps: "10,100", soak: "10m" };
 
-export type Rollout = { stable: string; candidate: string; steps: number[]; soakMs: number };
+/** A Worker's two versions in a rollout: the one serving now, and the new one. */
+export type WorkerVersions = { worker: string; stable: string; candidate: string };
 
-/** What a rollout does to the world: `wrangler versions deploy`, the smoke test of a version, waiting. */
+/** The Workers that roll out together, in the order each step deploys them (the sign-in Worker, then the API that calls it). */
+export type Rollout = { workers: WorkerVersions[]; steps: number[]; soakMs: number };
+
+/** What a rollout does to the world: `wrangler versions deploy` of one Worker, the smoke test of the new versions, waiting. */
 export type RolloutActions = {
-  deploy: (versionSpecs: string[], message: string) => void;
-  smokeTest: (versionId: string) => Promise<boolean>;
+  deploy: (worker: WorkerVersions, versionSpecs: string[], message: string) => void;
+  smokeTest: (workers: WorkerVersions[]) => Promise<boolean>;
   wait: (ms: number) => Promise<void>;
 };
 
 /**
- * Moves traffic from `stable` to `candidate`: at 0% first, where only the smoke test's
- * version override reaches it, then through `steps`. A failed smoke test gives all
- * traffic back to `stable` and throws.
+ * Moves traffic from each Worker's stable version to its candidate, together: at 0% first,
+ * where only the smoke test's version overrides reach them, then through `steps`. A failed
+ * smoke test gives all traffic back to every stable version (the API's first) and throws.
  */
-export const rollOut = async ({ stable, candidate, steps, soakMs }: Rollout, actions: RolloutActions) => {
-  const checked = async (share: number) => {
-    if (await actions.smokeTest(candidate)) return;
-    actions.deploy([`${stable}@100%`], `rollback: the smoke test failed against ${candidate} at ${share}%`);
-    throw new Error(`The smoke test failed against ${candidate} at ${share}%: ${stable} serves all traffic again.`);
+export const rollOut = async ({ workers, steps, soakMs }: Rollout, actions: RolloutActions) => {
+  const deployAll = (specs: (versions: WorkerVersions) => string[], message: string, order = workers) => {
+    for (const versions of order) actions.deploy(versions, specs(versions), message);
   };
-  actions.deploy([`${stable}@100%`, `${candidate}@0%`], `${candidate} at 0%, for its smoke test`);
+  const checked = async (share: number) => {
+    if (await actions.smokeTest(workers)) return;
+    const reversed = workers.toReversed();
+    deployAll(({ stable }) => [`${stable}@100%`], `rollback: the smoke test failed at ${share}%`, reversed);
+    throw new Error(`The smoke test failed at ${share}%: the previous versions serve all traffic again.`);
+  };
+  deployAll(({ stable, candidate }) => [`${stable}@100%`, `${candidate}@0%`], "at 0%, for its smoke test");
   await checked(0);
   for (const share of steps) {
     if (share === 100) {
-      actions.deploy([`${candidate}@100%`], `${candidate} at 100%`);
+      deployAll(({ candidate }) => [`${candidate}@100%`], "at 100%");
       return;
     }
-    actions.deploy([`${candidate}@${share}%`, `${stable}@${100 - share}%`], `${candidate} at ${share}%`);
+    deployAll(({ stable, candidate }) => [`${candidate}@${share}%`, `${stable}@${100 - share}%`], `at ${share}%`);
     await actions.wait(soakMs);
     await checked(share);
   }

@@ -8,11 +8,11 @@ import { runWrangler, wrangler } from "./wrangler";
 
 export const REQUIRED_SECRET = "CURSOR_SECRET";
 
-/** The version serving most of an environment's traffic now; throws if it has no deployment. */
-export const servingVersion = (env: string): string => {
+/** The version serving most of an environment's traffic now, of the Worker `config` describes; throws if it has no deployment. */
+export const servingVersion = (env: string, config = "wrangler.toml"): string => {
   let deployment: { versions: { version_id: string; percentage: number }[] };
   try {
-    deployment = JSON.parse(wrangler(["deployments", "status", "--env", env, "--json"]));
+    deployment = JSON.parse(wrangler(["deployments", "status", "--config", config, "--env", env, "--json"]));
   } catch (error) {
     throw new Error(
       `${(error as Error).message}\nWithout a deployed version to keep serving, deploy ${env} all at once: npm run deploy:${env} -- --all-at-once`,
@@ -37,14 +37,14 @@ export const withSecretsFile = <T>(secret: string | undefined, upload: (secretsA
   }
 };
 
-/** `wrangler versions upload`, tagged with the commit; returns the new version's id (from wrangler's output file). */
-export const uploadVersion = (env: string, secretsArgs: string[]): string => {
+/** `wrangler versions upload` of the Worker `config` describes, tagged with the commit; returns the new version's id (from wrangler's output file). */
+export const uploadVersion = (env: string, secretsArgs: string[], config = "wrangler.toml"): string => {
   const directory = mkdtempSync(path.join(tmpdir(), "petstore-upload-"));
   const outputFile = path.join(directory, "output.jsonl");
   try {
     const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).stdout.trim();
     const tag = commit ? ["--tag", commit, "--message", `commit ${commit}`] : [];
-    runWrangler(["versions", "upload", "--env", env, ...tag, ...secretsArgs], {
+    runWrangler(["versions", "upload", "--config", config, "--env", env, ...tag, ...secretsArgs], {
       WRANGLER_OUTPUT_FILE_PATH: outputFile,
     });
     const entries = readFileSync(outputFile, "utf8")

@@ -4,16 +4,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { rolloutActions } from "../../../scripts/deploy";
 import { BUNDLE_BUDGETS_KIB, checkBundleBudget } from "../../../scripts/lib/bundle-budget";
-import {
-  DEFAULT_ROLLOUT,
-  parseRolloutSoak,
-  parseRolloutSteps,
-  type RolloutActions,
-  rollOut,
-} from "../../../scripts/lib/rollout";
+import { DEFAULT_ROLLOUT, parseRolloutSoak, parseRolloutSteps, rollOut } from "../../../scripts/lib/rollout";
 import { DEPLOYED_ENVIRONMENTS } from "../../../scripts/lib/target";
-import { workerConfig } from "../../../scripts/lib/wrangler";
+import { SIGN_IN_CONFIG, workerConfig } from "../../../scripts/lib/wrangler";
 
 // What a production deploy does between `wrangler versions upload` and all traffic on the
 // new version (scripts/deploy.ts), with wrangler's commands and the smoke test recorded
@@ -21,57 +16,84 @@ import { workerConfig } from "../../../scripts/lib/wrangler";
 
 const stable = "11111111-1111-4111-8111-111111111111";
 const candidate = "22222222-2222-4222-8222-222222222222";
+const signInStable = "33333333-3333-4333-8333-333333333333";
+const signInCandidate = "44444444-4444-4444-8444-444444444444";
 const soakMs = 600_000;
+const workers = [
+  { worker: SIGN_IN_CONFIG, stable: signInStable, candidate: signInCandidate },
+  { worker: "wrangler.toml", stable, candidate },
+];
+const SMOKE = { baseUrl: "https://petstore.example/v1", key: "ps_live_smoke" };
 
-/** Records every action; the smoke test fails on the calls numbered in `failingSmokeTests` (from 1). */
+/**
+ * The production rollout's actions (scripts/deploy.ts) on a recording wrangler: each command
+ * it would run, in short; each smoke test with the version overrides it sent; each wait. The
+ * smoke test fails on the calls numbered in `failingSmokeTests` (from 1).
+ */
 const recorder = (failingSmokeTests: number[] = []) => {
   const done: string[] = [];
   let smokeTests = 0;
-  const actions: RolloutActions = {
-    deploy: (specs) => {
-      done.push(`deploy ${specs.join(" ")}`);
+  const actions = rolloutActions("production", SMOKE, {
+    run: (args) => {
+      const config = args[args.indexOf("--config") + 1];
+      const specs = args.slice(2, args.indexOf("--config"));
+      expect(args.slice(0, 2)).toEqual(["versions", "deploy"]);
+      expect(args.slice(args.indexOf("--env"), args.indexOf("--env") + 2)).toEqual(["--env", "production"]);
+      done.push(`${config === SIGN_IN_CONFIG ? "sign-in" : "api"} ${specs.join(" ")}`);
     },
-    smokeTest: async (versionId) => {
-      done.push(`smoke ${versionId}`);
+    smokeTest: async ({ versionOverride }) => {
+      done.push(`smoke ${versionOverride}`);
       return !failingSmokeTests.includes(++smokeTests);
     },
     wait: async (ms) => {
       done.push(`wait ${ms}`);
     },
-  };
+  });
   return { actions, done };
 };
+const OVERRIDES = `smoke petstore-auth-production="${signInCandidate}", petstore-production="${candidate}"`;
 
-describe("a production rollout", () => {
-  it("smoke-tests the new version at 0%, then serves it 10% for the soak time, tests it again, then 100%", async () => {
+describe("a production rollout, on a recording wrangler", () => {
+  it("puts both Workers' new versions at 0% and smoke-tests them, then serves both 10% for the soak time, tests again, then 100%", async () => {
     const { actions, done } = recorder();
-    await rollOut({ stable, candidate, steps: [10, 100], soakMs }, actions);
+    await rollOut({ workers, steps: [10, 100], soakMs }, actions);
     expect(done).toEqual([
-      `deploy ${stable}@100% ${candidate}@0%`,
-      `smoke ${candidate}`,
-      `deploy ${candidate}@10% ${stable}@90%`,
+      `sign-in ${signInStable}@100% ${signInCandidate}@0%`,
+      `api ${stable}@100% ${candidate}@0%`,
+      OVERRIDES,
+      `sign-in ${signInCandidate}@10% ${signInStable}@90%`,
+      `api ${candidate}@10% ${stable}@90%`,
       `wait ${soakMs}`,
-      `smoke ${candidate}`,
-      `deploy ${candidate}@100%`,
+      OVERRIDES,
+      `sign-in ${signInCandidate}@100%`,
+      `api ${candidate}@100%`,
     ]);
   });
 
-  it("stops at 0% when the smoke test fails: the previous version keeps all traffic", async () => {
+  it("stops at 0% when the smoke test fails: both previous versions keep all traffic, the API's put back first", async () => {
     const { actions, done } = recorder([1]);
-    await expect(rollOut({ stable, candidate, steps: [10, 100], soakMs }, actions)).rejects.toThrow(
-      `The smoke test failed against ${candidate} at 0%: ${stable} serves all traffic again.`,
+    await expect(rollOut({ workers, steps: [10, 100], soakMs }, actions)).rejects.toThrow(
+      "The smoke test failed at 0%: the previous versions serve all traffic again.",
     );
-    expect(done).toEqual([`deploy ${stable}@100% ${candidate}@0%`, `smoke ${candidate}`, `deploy ${stable}@100%`]);
+    expect(done).toEqual([
+      `sign-in ${signInStable}@100% ${signInCandidate}@0%`,
+      `api ${stable}@100% ${candidate}@0%`,
+      OVERRIDES,
+      `api ${stable}@100%`,
+      `sign-in ${signInStable}@100%`,
+    ]);
   });
 
-  it("rolls back from a step whose smoke test fails, and goes no further", async () => {
+  it("rolls both back from a step whose smoke test fails, and goes no further", async () => {
     const { actions, done } = recorder([3]);
-    await expect(rollOut({ stable, candidate, steps: [10, 50, 100], soakMs }, actions)).rejects.toThrow(/at 50%/);
-    expect(done.slice(-4)).toEqual([
-      `deploy ${candidate}@50% ${stable}@50%`,
+    await expect(rollOut({ workers, steps: [10, 50, 100], soakMs }, actions)).rejects.toThrow(/at 50%/);
+    expect(done.slice(-6)).toEqual([
+      `sign-in ${signInCandidate}@50% ${signInStable}@50%`,
+      `api ${candidate}@50% ${stable}@50%`,
       `wait ${soakMs}`,
-      `smoke ${candidate}`,
-      `deploy ${stable}@100%`,
+      OVERRIDES,
+      `api ${stable}@100%`,
+      `sign-in ${signInStable}@100%`,
     ]);
   });
 
