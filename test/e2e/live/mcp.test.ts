@@ -2,7 +2,8 @@ import { expect, it } from "vitest";
 import { api } from "../helpers/client";
 
 // The MCP endpoint of the deployment, as an agent meets it first: it initializes, lists the
-// tools and reads one page (nothing written). test/e2e/local/mcp.test.ts runs a whole session.
+// tools and reads one page (nothing written); and the sign-in Worker behind it answers.
+// test/e2e/local/mcp.test.ts runs a whole session.
 
 const MCP = "MCP's JSON-RPC over HTTP, which the MCP specification describes, not openapi.json";
 const rpc = async (method: string, params: Record<string, unknown> = {}) => {
@@ -26,4 +27,14 @@ it("POST /mcp initializes, lists the three tools and lists pets through list_pet
   const listed = await rpc("tools/call", { name: "list_pets", arguments: { limit: 1 } });
   expect(listed.isError).toBeUndefined();
   expect(Array.isArray((listed.structuredContent as { pets?: unknown }).pets)).toBe(true);
+});
+
+it("the sign-in Worker answers its metadata through the API (in a rollout, its new version: the API hands the override on)", async () => {
+  const response = await api("/.well-known/oauth-authorization-server", {
+    key: null,
+    outsideContract: "OAuth's metadata, which RFC 8414 describes, not openapi.json",
+  });
+  expect(response.status).toBe(200);
+  const metadata = (await response.json()) as { issuer: string; authorization_endpoint: string };
+  expect(metadata.authorization_endpoint).toBe(`${metadata.issuer}/authorize`);
 });
