@@ -149,14 +149,5 @@ describe("npm run segment:open", () => {
       ]),
     );
     expect(byFile).toHaveLength(2);
-    // Restored again, into the state now full: refused, nothing written.
-    const again = await npmScript("restore", [
-      ...files.flatMap((file) => ["--input", file]),
-      "--config",
-      main.config,
-      "--persist-to",
-      fresh,
-    ]);
-    expect([again.code, again.stderr]).toEqual([1, expect.stringContaining("is not empty")]);
   });
 });
