@@ -32,16 +32,16 @@ import {
   shortSecrets,
   signInConfigProblems,
 } from "./lib/check-config";
-import { DEFAULT_ROLLOUT, parseRolloutSoak, parseRolloutSteps, type RolloutActions, rollOut } from "./lib/rollout";
+import { DEFAULT_ROLLOUT, parseRolloutSoak, parseRolloutSteps, rollOut } from "./lib/rollout";
+import { rolloutActions, step } from "./lib/rollout-actions";
 import { DEPLOYED_ENVIRONMENTS } from "./lib/target";
 import { REQUIRED_SECRET, servingVersion, uploadVersion, withSecretsFile } from "./lib/versions";
 import { runWrangler, SIGN_IN_CONFIG, workerConfig, wrangler } from "./lib/wrangler";
-import { productionHosts, runSmokeTest, type SmokeTarget, smokeTarget, versionOverride } from "./smoke";
+import { productionHosts, runSmokeTest, smokeTarget } from "./smoke";
 
 /** What wrangler says when it has no credentials (no login, no CLOUDFLARE_API_TOKEN) or Cloudflare refuses them. */
 const NOT_AUTHENTICATED = /CLOUDFLARE_API_TOKEN|not (logged in|authenticated)|wrangler login|Authentication error/i;
 
-const step = (title: string) => console.log(`\n[deploy] ${title}`);
 
 /** Builds both Workers as they would be uploaded, checks their sizes, and prints what a deploy would do. */
 const dryRun = (env: string, allAtOnce: boolean, { steps, soakMs }: { steps: number[]; soakMs: number }) => {
@@ -65,41 +65,6 @@ const dryRun = (env: string, allAtOnce: boolean, { steps, soakMs }: { steps: num
       : `migrations, versions upload of the sign-in Worker and the API, both at 0% and smoke test, ${[...shares, "100%"].join(", ")}, each step for both (a failed smoke test rolls both back), triggers deploy`;
   console.log(`[deploy --dry-run] ${env} would run: ${plan}`);
 };
-
-/**
- * What a production rollout does, through `run` (wrangler) and `smokeTest`: each Worker's
- * `wrangler versions deploy`, and the smoke test through the API with a version override for
- * each new version (the API forwards the sign-in's paths with the header; its token checks,
- * over RPC, reach the sign-in Worker's serving split).
- */
-export const rolloutActions = (
-  env: string,
-  smoke: SmokeTarget,
-  { run = runWrangler, smokeTest = runSmokeTest, wait = sleep }: Partial<RolloutTools> = {},
-): RolloutActions => ({
-  deploy: ({ worker }, versionSpecs, message) => {
-    step(`${worker}, ${message}: wrangler versions deploy ${versionSpecs.join(" ")}`);
-    run(["versions", "deploy", ...versionSpecs, "--config", worker, "--env", env, "--message", message, "--yes"]);
-  },
-  smokeTest: async (workers) => {
-    const overrides = await Promise.all(
-      workers.map(({ worker, candidate }) => versionOverride(env, candidate, worker)),
-    );
-    step(`smoke test of ${workers.map(({ candidate }) => candidate).join(" and ")} against ${smoke.baseUrl}`);
-    return smokeTest({ ...smoke, versionOverride: overrides.join(", ") });
-  },
-  wait: (ms) => {
-    step(`serving for ${ms / 60_000} min before the smoke test and the next step`);
-    return wait(ms);
-  },
-});
-
-type RolloutTools = {
-  run: (args: string[]) => void;
-  smokeTest: typeof runSmokeTest;
-  wait: (ms: number) => Promise<void>;
-};
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const main = async () => {
   const { values, positionals } = parseArgs({

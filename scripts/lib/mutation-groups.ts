@@ -40,7 +40,7 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
   "clean-ups": {
     mutate: ["src/db/clean-up.ts"],
     command:
-      "npx vitest run --project worker test/worker/db/clean-up.test.ts test/worker/faults/faults.test.ts --silent",
+      "npx vitest run --project worker test/worker/db/clean-up.test.ts test/worker/faults/cron-faults.test.ts --silent",
   },
   // The restore's check of a dump, and its time limit (docs/operations.md).
   restore: {
@@ -82,7 +82,7 @@ export const MUTATION_GROUPS: Record<string, MutationGroup> = {
   body: {
     mutate: ["src/lib/bounded-body.ts", "src/http/json-body.ts"],
     command:
-      "npx vitest run --project worker test/worker/pets/create-pet-body.test.ts test/worker/pets/create-pet-body-size.test.ts test/worker/pets/create-pet.test.ts test/worker/mcp/endpoint.test.ts test/worker/mcp/token-request.test.ts test/worker/mcp/sign-in-strangers.test.ts test/worker/mcp/sign-in-bodies.test.ts --silent",
+      "npx vitest run --project worker test/worker/pets/create-pet-body.test.ts test/worker/pets/create-pet-body-size.test.ts test/worker/pets/create-pet.test.ts test/worker/mcp/endpoint.test.ts test/worker/mcp/token-request.test.ts test/worker/mcp/sign-in-strangers.test.ts test/worker/mcp/sign-in-registrations.test.ts test/worker/mcp/sign-in-bodies.test.ts --silent",
   },
   // JSON read one way: no repeated member, no number rounded to an integer it is not, no deep
   // nesting (docs/api.md). The gate and the scan, pure, shown on their own; each door's wording,

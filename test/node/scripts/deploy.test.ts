@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { rolloutActions } from "../../../scripts/deploy";
 import { BUNDLE_BUDGETS_KIB, checkBundleBudget } from "../../../scripts/lib/bundle-budget";
 import { DEFAULT_ROLLOUT, parseRolloutSoak, parseRolloutSteps, rollOut } from "../../../scripts/lib/rollout";
+import { rolloutActions } from "../../../scripts/lib/rollout-actions";
 import { DEPLOYED_ENVIRONMENTS } from "../../../scripts/lib/target";
 import { SIGN_IN_CONFIG, workerConfig } from "../../../scripts/lib/wrangler";
 

@@ -1,12 +1,10 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import worker from "../../../src/index";
 import { generateApiKey, hashApiKey } from "../../../src/keys/api-key";
 import type { Pet } from "../../../src/schemas";
 import { answerAtDeadline } from "../../helpers/deadline";
 import { call, createApiKey, expectError, expectUnavailable, faultLogLines, keyWithPet } from "../../helpers/index";
-import { OPEN_SEGMENT } from "../../helpers/segments";
-import { d1Error, failing } from "../../helpers/wrap-bindings";
+import { failing } from "../../helpers/wrap-bindings";
 
 // The documented numbers, written here rather than imported, so that a change to the code
 // that the docs do not follow fails a test.
@@ -18,7 +16,7 @@ const KV_FAULT_GRACE_MS = 10 * 60_000;
 const KV_READ_DEADLINE_MS = 3000;
 
 // Production's bad days, injected into the real bindings (test/helpers/wrap-bindings.ts): KV and
-// the rate limiters throwing or hanging, a clean-up of the cron failing. Each answer is
+// the rate limiters throwing or hanging (a clean-up of the cron failing: ./cron-faults.test.ts). Each answer is
 // checked against openapi.json like every other (call() in ./helpers). D1's faults:
 // test/worker/faults/faults-d1.test.ts.
 
@@ -171,32 +169,4 @@ describe("a rate limiter fault", () => {
         expect(answer.status).toBe(200);
       },
     ));
-});
-
-describe("the hourly cron", () => {
-  it("runs every clean-up when one fails, logs the failure, and reports the run failed", async () => {
-    await env.DB.prepare("insert into deprecated_calls values ('cron-old', 'x', 'getPet', '2000-01-01', 1, 0)").run();
-    const broken = failing(env, {
-      binding: "DB",
-      segment: OPEN_SEGMENT,
-      sql: /idempotency_keys/,
-      error: d1Error("D1 DB is overloaded."),
-    });
-    const lines = await faultLogLines(async () => {
-      await expect(
-        worker.scheduled({ scheduledTime: Date.now(), cron: "17 * * * *", noRetry() {} }, broken.env),
-      ).rejects.toThrow("clean-ups failed: expired idempotency records");
-    });
-    expect(lines).toMatchObject([
-      {
-        level: "error",
-        cleanUp: "idempotency-records",
-        cause: "D1_ERROR: D1 DB is overloaded.",
-      },
-    ]);
-    const left = await env.DB.prepare(
-      "select count(*) as count from deprecated_calls where api_key_hash = 'cron-old'",
-    ).first();
-    expect(left).toEqual({ count: 0 });
-  });
 });

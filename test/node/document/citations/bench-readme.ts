@@ -39,7 +39,7 @@ export const BENCH_README: Citation[] = [
   {
     page: "bench/README.md",
     test: "test/node/bench/bench-server.test.ts",
-    claim: "Both servers run without wrangler dev's local trace collector",
+    claim: "Every server runs without wrangler dev's local trace collector",
     shownBy: ["stops a run whose server started the collector"],
     breaks: [edit("scripts/lib/dev-server.ts", '"v3", "observability"', '"v3", "observability-renamed"')],
   },

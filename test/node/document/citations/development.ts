@@ -73,8 +73,8 @@ export const DEVELOPMENT: Citation[] = [
     breaks: [
       edit(
         "src/core/cache.ts",
-        "if (rows.length <= limit || !last) return { ...page, fromCache: false };",
-        "if (rows.length <= limit || !last) {\n    fullPages.set(key, { pets: page.pets });\n    return { ...page, fromCache: false };\n  }",
+        "  if (rows.length <= limit || !last) {\n",
+        "  if (rows.length <= limit || !last) {\n    fullPages.set(key, { pets: page.pets });\n",
       ),
     ],
   },

@@ -21,24 +21,73 @@ export const MCP_SIGN_IN: Citation[] = [
   },
   {
     page: "docs/mcp.md",
-    test: "test/worker/mcp/sign-in-strangers.test.ts",
+    test: "test/worker/mcp/sign-in-registrations.test.ts",
     claim: "Neither refusal stores anything",
-    shownBy: [
-      "is taken at 5 KiB, and refused with 413 one byte over, storing nothing",
-      "count on the unknown-key throttle: 60 a minute, then 429 with Retry-After, storing nothing",
-    ],
+    shownBy: ["is taken at 5 KiB, and refused with 413 one byte over, storing nothing"],
     breaks: [
       edit(
         "src/auth-server/strangers.ts",
         "export const MAX_REGISTRATION_BYTES = 5120;",
         "export const MAX_REGISTRATION_BYTES = 5121;",
       ),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/worker/mcp/sign-in-strangers.test.ts",
+    claim: "Neither refusal stores anything",
+    shownBy: ["count on the unknown-key throttle: 60 a minute, then 429 with Retry-After, storing nothing"],
+    breaks: [
+      edit("src/auth-server/strangers.ts", "if (!storesForStranger(request, path)) return request;", "return request;"),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/worker/mcp/sign-in-strangers.test.ts",
+    claim: "counts as its `GET` and stores nothing",
+    shownBy: [
+      "count on the unknown-key throttle: 60 a minute, then 429 with Retry-After, storing nothing",
+      "answers the page's status and headers and stores nothing, where its GET stores the form's record",
+    ],
+    breaks: [
       edit(
         "src/auth-server/strangers.ts",
-        "export const MAX_REGISTRATION_BYTES = 5120;",
-        "export const MAX_REGISTRATION_BYTES = 5119;",
+        '(request.method === "GET" || request.method === "HEAD")',
+        'request.method === "GET"',
       ),
-      edit("src/auth-server/strangers.ts", "if (!storesForStranger(request, path)) return request;", "return request;"),
+      edit("src/auth-server/sign-in.ts", 'if (request.method === "HEAD") {', "if (false) {"),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/worker/mcp/sign-in-registrations.test.ts",
+    claim: "names in every script are taken",
+    shownBy: [
+      "is refused with 400 when it repeats a member or nests past 32 levels, storing nothing",
+      "is refused a client_name with a control or bidirectional character, storing nothing; any script is taken",
+    ],
+    breaks: [
+      edit("src/auth-server/strangers.ts", "const problem = registrationProblem(body);", "const problem = undefined;"),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/worker/mcp/sign-in-hosts.test.ts",
+    claim: "Any other is refused at registration",
+    shownBy: ["is refused at registration, beside a callback that would be taken too"],
+    breaks: [edit("src/auth-server/redirect-schemes.ts", 'scheme.includes(".") ||', "true ||")],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/worker/mcp/sign-in-hosts.test.ts",
+    claim: "named before that was asked, are taken by name",
+    shownBy: ["Cursor registers, signs in, gets a token and calls a tool"],
+    breaks: [
+      edit(
+        "src/auth-server/redirect-schemes.ts",
+        'export const ONE_WORD_HOST_SCHEMES = ["cursor", "vscode", "vscode-insiders"];',
+        "export const ONE_WORD_HOST_SCHEMES: string[] = [];",
+      ),
     ],
   },
   {
@@ -119,7 +168,7 @@ export const MCP_SIGN_IN: Citation[] = [
       "never redirects to a redirect URI the app did not register",
       "refuses an expired access token, which a refresh replaces",
       "accepts a token only at the resource it was issued for: this host's /mcp, not /v1, nor another host",
-      "shows the scopes asked for and grants no more: a read-only key asked for read and write gets read",
+      "says, before granting anything, that a read-only key asked for read and write may do read only; allowed again, grants read",
       "refuses a key that may do none of what is asked, granting nothing",
       "refuses a scope this API does not have, showing no form: the page links back to the app with invalid_scope",
       "takes PKCE with S256 only: a plain challenge's page links back to the app with invalid_request",

@@ -42,25 +42,72 @@ export const MCP_TOKENS: Citation[] = [
   },
   {
     page: "docs/mcp.md",
-    test: "test/worker/mcp/token-request.test.ts",
-    claim: "one used a second time revokes its grant",
+    test: "test/worker/mcp/grant-revocations.test.ts",
+    claim: "second time, revokes the grant, its newest tokens",
     shownBy: [
       "used a second time revokes its grant: the copy, its successor and their access tokens all end",
-      "that its grant never issued is refused, and revokes nothing",
-      "gives no tokens for its code",
-      "refreshes no more",
+      "of any rotation back, used again, revokes its grant: after three rotations, the first ends the newest",
     ],
+    breaks: [
+      edit(
+        "src/auth-server/grant-revocations.ts",
+        "if (reused) await oauth.revokeGrant",
+        "if (false) await oauth.revokeGrant",
+      ),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/worker/mcp/grant-revocations.test.ts",
+    claim: "while one its grant never issued revokes nothing",
+    shownBy: ["that its grant never issued is refused, and revokes nothing"],
+    breaks: [
+      edit(
+        "src/auth-server/grant-revocations.ts",
+        "const reused = grant.previousRefreshTokenId === tokenId ||",
+        "const reused = true ||",
+      ),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/worker/mcp/grant-revocations.test.ts",
+    claim: "fails its PKCE challenge is used up",
+    shownBy: ["is used up: the right code_verifier after a wrong one gets no token (RFC 9700)"],
+    breaks: [
+      edit(
+        "src/auth-server/grant-revocations.ts",
+        "if ((await s256(verifier)) === grant.codeChallenge) return false;",
+        "return false;",
+      ),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/worker/mcp/token-request.test.ts",
+    claim: "from the moment it is revoked",
+    shownBy: ["gives no tokens for its code", "refreshes no more"],
     breaks: [
       edit(
         "src/auth-server/lifetimes.ts",
         "  if (!verdict.admitted) {\n    throw new OAuthError(",
         '  if (!verdict.admitted && verdict.refusal !== "expired") {\n    throw new OAuthError(',
       ),
-      edit("src/auth-server/token-request.ts", "await oauth.revokeGrant(named.grantId, named.userId);", ""),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/worker/mcp/step-up.test.ts",
+    claim: "Both are answered `invalid_grant`",
+    shownBy: [
+      "after a tool refused its token for scope gets no token, invalid_grant; a new sign-in for more does",
+      "that names a scope its grant lacks gets no token, invalid_grant; one that names no more is answered",
+    ],
+    breaks: [
       edit(
         "src/auth-server/token-request.ts",
-        "if (grant?.previousRefreshTokenId !== named.tokenId) return false;",
-        "if (!grant) return false;",
+        "if (named && (await isStepUp(",
+        "if (false && named && (await isStepUp(",
       ),
     ],
   },

@@ -12,13 +12,15 @@ export const OPERATIONS: Citation[] = [
   {
     page: "docs/operations.md",
     test: "test/node/scripts/deploy.test.ts",
-    claim: "follows the rollout's steps, with wrangler's commands and the smoke test recorded",
-    shownBy: ["stops at 0% when the smoke test fails: the previous version keeps all traffic"],
+    claim: "runs the rollout's actions on a recording wrangler",
+    shownBy: [
+      "stops at 0% when the smoke test fails: both previous versions keep all traffic, the API's put back first",
+    ],
     breaks: [
       edit(
         "scripts/lib/rollout.ts",
-        "if (await actions.smokeTest(candidate)) return;",
-        "if (true || (await actions.smokeTest(candidate))) return;",
+        "if (await actions.smokeTest(workers)) return;",
+        "if (true || (await actions.smokeTest(workers))) return;",
       ),
     ],
   },
@@ -83,9 +85,9 @@ export const OPERATIONS: Citation[] = [
     shownBy: ["restores into fresh state a database that answers the same pets, ids and idempotency records"],
     breaks: [
       edit(
-        "scripts/backup.ts",
-        "splitSql(dump).map((statement)",
-        'splitSql(dump).filter((statement) => !statement.includes("d1_migrations")).map((statement)',
+        "scripts/lib/segment-databases.ts",
+        'splitSql(readFileSync(file, "utf8")).map((statement)',
+        'splitSql(readFileSync(file, "utf8")).filter((statement) => !statement.includes("d1_migrations")).map((statement)',
       ),
     ],
   },
