@@ -173,14 +173,12 @@ export const MCP_SIGN_IN: Citation[] = [
       "refuses a scope this API does not have, showing no form: the page links back to the app with invalid_scope",
       "takes PKCE with S256 only: a plain challenge's page links back to the app with invalid_request",
       "gives a resource other than this host's /mcp a page linking back to the app with invalid_target",
-      "takes offline_access as asking for nothing (a refresh token is always given), and no scope as the key's",
       "refuses a form posted without the cookie of the browser that opened it (cross-site forgery)",
     ],
     breaks: [
       edit("src/auth-server/sign-in.ts", "if (scopes.length === 0)", "if (false)"),
       edit("src/auth-server/scopes.ts", "asked.filter((scope) => own.includes(scope))", "[...asked]"),
       edit("src/auth-server/scopes.ts", "if (unknown !== undefined) {", "if (false) {"),
-      edit("src/auth-server/scopes.ts", "scope !== REFRESH_SCOPE && ", ""),
       edit(
         "src/auth-server/sign-in.ts",
         "if (error instanceof AuthorizationError) return page(problemPage(error.description, error.redirectTo), 400);",
@@ -188,5 +186,14 @@ export const MCP_SIGN_IN: Citation[] = [
       ),
       edit("src/mcp/key-or-token-auth.ts", "if (!granted) throw unknownToken();", "if (!granted) return;"),
     ],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/e2e/local/oauth-refusals.test.ts",
+    claim: "`offline_access`, which hosts add for a refresh token, asks for nothing here",
+    shownBy: [
+      "takes offline_access as asking for nothing (a refresh token is always given), and no scope as the key's",
+    ],
+    breaks: [edit("src/auth-server/scopes.ts", "scope !== REFRESH_SCOPE && ", "")],
   },
 ];
