@@ -42,7 +42,6 @@ import { productionHosts, runSmokeTest, smokeTarget } from "./smoke";
 /** What wrangler says when it has no credentials (no login, no CLOUDFLARE_API_TOKEN) or Cloudflare refuses them. */
 const NOT_AUTHENTICATED = /CLOUDFLARE_API_TOKEN|not (logged in|authenticated)|wrangler login|Authentication error/i;
 
-
 /** Builds both Workers as they would be uploaded, checks their sizes, and prints what a deploy would do. */
 const dryRun = (env: string, allAtOnce: boolean, { steps, soakMs }: { steps: number[]; soakMs: number }) => {
   const signInOut = freshOutdir(path.join(".wrangler", "dry-run", `${env}-sign-in`));
