@@ -15,13 +15,19 @@ const HANG_GUARD = { testTimeout: 600_000, hookTimeout: 600_000 };
 /**
  * The worker tests that run with one segment only: those of segments lay out their own
  * (test/helpers/segments.ts), the bench's floor is one database's by definition
- * (`npm run bench:segments` sets three beside one), and the isolate's caches hold the same
- * entries whichever segment a pet is in (the heaviest file of the project, run once).
+ * (`npm run bench:segments` sets three beside one), the isolate's caches hold the same
+ * entries whichever segment a pet is in (the heaviest file of the project, run once); and
+ * those whose subject stores nothing of pets: pure functions, the test helpers, the keys (KV,
+ * and their usage in the control database), the sign-in and its tokens (OAUTH_KV), MCP's
+ * protocol versions.
  */
 const ONE_SEGMENT_ONLY = [
   "test/worker/segments/**",
   "test/worker/bench/**",
   "test/worker/faults/memory-budget.test.ts",
+  "test/worker/{lib,helpers,keys}/**",
+  "test/worker/mcp/{sign-in,token-}*.test.ts",
+  "test/worker/mcp/{metadata-fetch,origins,lifetimes,scopes,grant-revocations,versions}.test.ts",
 ];
 const TEST_CURSOR_SECRET = "test-cursor-secret-0123456789abcdef";
 // The property tests' seed (test/worker/pets/properties.test.ts): FC_SEED replays a run.
