@@ -102,9 +102,8 @@ export const expectUnavailable = async (response: Response, sent: Request) => {
   expect(await response.json()).toEqual({ error: "temporarily_unavailable", error_description: message });
 };
 
-/** What a host does to get a token with `key`: registration, the page, the form, the code exchange. */
-export const accessTokenFor = async (key: string, scope = "read") => {
-  const { client_id: clientId } = await registerClient("Worker test host", "none");
+/** The tokens a public client `clientId` gets with `key` for `scope`: the page, the form, the code exchange. */
+export const tokensFor = async (clientId: string, key: string, scope = "read") => {
   const { code, verifier } = await signInCode(clientId, key, scope);
   const exchanged = await fetchApi(
     "/oauth/token",
@@ -116,5 +115,12 @@ export const accessTokenFor = async (key: string, scope = "read") => {
       code_verifier: verifier,
     }),
   );
-  return ((await exchanged.json()) as { access_token: string }).access_token;
+  expect(exchanged.status).toBe(200);
+  return (await exchanged.json()) as { access_token: string; refresh_token: string; scope: string };
+};
+
+/** What a host does to get a token with `key`: registration, then tokensFor. */
+export const accessTokenFor = async (key: string, scope = "read") => {
+  const { client_id: clientId } = await registerClient("Worker test host", "none");
+  return (await tokensFor(clientId, key, scope)).access_token;
 };

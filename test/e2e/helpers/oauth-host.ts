@@ -92,4 +92,9 @@ export class MemoryHost implements OAuthClientProvider {
   discoveryState() {
     return this.discovered;
   }
+  /** What the SDK calls on an answer that voids what it kept (invalid_grant drops the tokens), as a host does. */
+  invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery") {
+    if (scope === "all" || scope === "tokens") this.saved = undefined;
+    if (scope === "all" || scope === "client") this.client = undefined;
+  }
 }

@@ -7,14 +7,10 @@ import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type {
-  OAuthClientInformationFull,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type Harness, startHarness } from "../helpers/harness";
-import { freshAddress, HOST_NAME, MemoryHost } from "../helpers/oauth-host";
+import { freshAddress, MemoryHost } from "../helpers/oauth-host";
 import { exchangeCode, openSignInPage, pkce, postSignInForm, registerClient } from "../helpers/sign-in-over-http";
 
 // A host on the official SDK's client that holds a `read` grant and calls a tool that needs
@@ -30,43 +26,6 @@ beforeAll(async () => {
   api = await startHarness({ vars: { ACCESS_LOG: "off" } });
 });
 afterAll(() => api?.close());
-
-/** What the v1 client asks of a host, kept in memory, as a host does (with invalidateCredentials, which the SDK calls on invalid_grant). */
-class V1Host implements OAuthClientProvider {
-  authorizationUrl: URL | undefined;
-  client: OAuthClientInformationFull | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = "";
-  readonly redirectUrl = REDIRECT_URI;
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: HOST_NAME, redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "none" };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(information: OAuthClientInformationFull) {
-    this.client = information;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-  invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier") {
-    if (scope === "all" || scope === "tokens") this.saved = undefined;
-    if (scope === "all" || scope === "client") this.client = undefined;
-  }
-}
 
 /** The sign-in page at `url` (as the host opened it), allowed with `key`: the code it sends back. */
 const allowAt = async (url: URL, key: string) => {
@@ -105,12 +64,15 @@ const readGrant = async (key: string) => {
 
 it("steps up from a read grant to a write call through a new sign-in, with the official SDK's v1 client", async () => {
   const key = await api.issueKey({ label: "a v1 host's key" });
-  const host = new V1Host();
+  // The v2 client's host serves the v1 client too: the two ask a host the same.
+  const host = new MemoryHost(REDIRECT_URI);
   const { clientId, tokens } = await readGrant(key);
   host.client = { client_id: clientId, redirect_uris: [REDIRECT_URI] };
   host.saved = tokens;
 
-  const transport = new StreamableHTTPClientTransport(new URL(`${api.origin}/mcp`), { authProvider: host });
+  const transport = new StreamableHTTPClientTransport(new URL(`${api.origin}/mcp`), {
+    authProvider: host as unknown as OAuthClientProvider,
+  });
   const client = new Client({ name: "petstore-e2e-v1-host", version: "1.0.0" });
   await client.connect(transport);
   const create = () => client.callTool({ name: "create_pet", arguments: { name: "Stepped", categoryId: 1 } });

@@ -1,28 +1,18 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createApiKey } from "../../helpers/index";
 import { postMcp, toolCall } from "../../helpers/mcp-calls";
-import { fetchApi, formPost, REDIRECT_URI, registerClient, signInCode } from "../../helpers/sign-in";
+import { fetchApi, formPost, REDIRECT_URI } from "../../helpers/sign-in";
+import { type ConfidentialHost, confidentialHost } from "./confidential-host";
 
 // What ends a grant at the token endpoint (src/auth-server/grant-revocations.ts): any refresh
 // token a grant had, used a second time (RFC 9700 section 4.14.2), and a code whose PKCE check
 // fails (RFC 9700 section 2.1.1).
 
-let client: { client_id: string; client_secret: string };
-let basic: { Authorization: string };
-let key: string;
+let basic: ConfidentialHost["basic"];
+let codeFor: ConfidentialHost["codeFor"];
+let exchange: ConfidentialHost["exchange"];
 beforeAll(async () => {
-  key = await createApiKey("a confidential host's key");
-  client = (await registerClient("Python host", "client_secret_basic")) as typeof client;
-  basic = { Authorization: `Basic ${btoa(`${client.client_id}:${client.client_secret}`)}` };
+  ({ basic, codeFor, exchange } = await confidentialHost());
 });
-
-/** A code for the confidential client, signed in with the key, and its PKCE verifier. */
-const codeFor = (signingKey = key) => signInCode(client.client_id, signingKey);
-const exchange = async (extra: Record<string, string>, signingKey = key) => {
-  const { code, verifier } = await codeFor(signingKey);
-  const fields = { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, code_verifier: verifier };
-  return fetchApi("/oauth/token", formPost({ ...fields, ...extra }, basic));
-};
 
 describe("a refresh token", () => {
   const refresh = (refreshToken: string) =>

@@ -4,7 +4,7 @@ import type { AuthEnv } from "../../../src/auth-server/env";
 import { isStepUp, noteStepUp } from "../../../src/auth-server/step-up";
 import { createApiKey } from "../../helpers/index";
 import { postMcp, toolCall } from "../../helpers/mcp-calls";
-import { fetchApi, formPost, REDIRECT_URI, registerClient, signInCode } from "../../helpers/sign-in";
+import { fetchApi, formPost, registerClient, tokensFor } from "../../helpers/sign-in";
 
 // A step-up (src/auth-server/step-up.ts): a token refused a tool for a scope its grant lacks
 // gets no wider token by refreshing (RFC 6749 section 6), and the refresh that comes after the
@@ -22,21 +22,7 @@ beforeAll(async () => {
 });
 
 /** A host's tokens, signed in with the key for `scope`. */
-const signedIn = async (scope: string) => {
-  const { code, verifier } = await signInCode(clientId, key, scope);
-  const exchanged = await fetchApi(
-    "/oauth/token",
-    formPost({
-      grant_type: "authorization_code",
-      code,
-      redirect_uri: REDIRECT_URI,
-      client_id: clientId,
-      code_verifier: verifier,
-    }),
-  );
-  expect(exchanged.status).toBe(200);
-  return (await exchanged.json()) as { access_token: string; refresh_token: string; scope: string };
-};
+const signedIn = (scope: string) => tokensFor(clientId, key, scope);
 const refresh = (refreshToken: string, scope?: string) =>
   fetchApi(
     "/oauth/token",

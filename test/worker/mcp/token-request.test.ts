@@ -2,29 +2,21 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hashApiKey } from "../../../src/keys/api-key";
 import { BASE_URL, createApiKey } from "../../helpers/index";
-import { fetchApi, formPost, REDIRECT_URI, registerClient, signInCode } from "../../helpers/sign-in";
+import { fetchApi, formPost, REDIRECT_URI } from "../../helpers/sign-in";
+import { type ConfidentialHost, confidentialHost } from "./confidential-host";
 
 // The token endpoint's own rules (src/auth-server/token-request.ts): HTTP Basic with the
 // client_id repeated in the form, as Python's `mcp` client sends it, is one way of
 // authenticating and gets its tokens, a second way beside Basic is still refused. What ends a
 // grant there: test/worker/mcp/grant-revocations.test.ts.
 
-let client: { client_id: string; client_secret: string };
-let basic: { Authorization: string };
-let key: string;
+let client: ConfidentialHost["client"];
+let basic: ConfidentialHost["basic"];
+let codeFor: ConfidentialHost["codeFor"];
+let exchange: ConfidentialHost["exchange"];
 beforeAll(async () => {
-  key = await createApiKey("a confidential host's key");
-  client = (await registerClient("Python host", "client_secret_basic")) as typeof client;
-  basic = { Authorization: `Basic ${btoa(`${client.client_id}:${client.client_secret}`)}` };
+  ({ client, basic, codeFor, exchange } = await confidentialHost());
 });
-
-/** A code for the confidential client, signed in with the key, and its PKCE verifier. */
-const codeFor = (signingKey = key) => signInCode(client.client_id, signingKey);
-const exchange = async (extra: Record<string, string>, signingKey = key) => {
-  const { code, verifier } = await codeFor(signingKey);
-  const fields = { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, code_verifier: verifier };
-  return fetchApi("/oauth/token", formPost({ ...fields, ...extra }, basic));
-};
 
 describe("a confidential client with HTTP Basic", () => {
   it("gets its tokens with its client_id repeated in the form, and refreshes alike (Python's mcp client)", async () => {
