@@ -27,6 +27,20 @@ afterAll(() => {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Whether the server at `origin` answers, its body read: a try that gets no whole answer
+ * within 5 s is given up and made again, a guard rather than a measure of speed.
+ */
+const answers = async (origin: string) => {
+  try {
+    const response = await fetch(`${origin}/v1/openapi.json`, { signal: AbortSignal.timeout(5000) });
+    await response.arrayBuffer();
+    return response.ok;
+  } catch {
+    return false;
+  }
+};
+
 /** Whether any process of the group `leader` made is still alive. */
 const groupAlive = (leader: number) => {
   try {
@@ -51,23 +65,12 @@ const stopWith = async (signal: NodeJS.Signals) => {
   groups.push(leader);
   const origin = `http://127.0.0.1:${port}`;
   // Until it answers: the hang guard of the project bounds a server that never does.
-  for (;;) {
-    // A try that gets no answer is given up and made again: a guard, not a measure of speed.
-    const response = await fetch(`${origin}/v1/openapi.json`, { signal: AbortSignal.timeout(5000) }).catch(
-      () => undefined,
-    );
-    await response?.arrayBuffer();
-    if (response?.ok) break;
-    await pause(250);
-  }
+  while (!(await answers(origin))) await pause(250);
   const npmExited = new Promise((resolve) => npm.on("exit", resolve));
   process.kill(leader, signal);
   await npmExited;
   while (groupAlive(leader)) await pause(100);
-  const refused = await fetch(`${origin}/v1/openapi.json`, { signal: AbortSignal.timeout(5000) }).then(
-    () => false,
-    () => true,
-  );
+  const refused = !(await answers(origin));
   return { signal, refused };
 };
 
