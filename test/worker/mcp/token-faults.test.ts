@@ -74,3 +74,30 @@ describe("an access token at /mcp", () => {
     expect((await listPets(key, unbound as Cloudflare.Env)).status).toBe(200);
   });
 });
+
+describe("a tool call refused a token for scope", () => {
+  it("is still the 403 with the scope challenge while the sign-in Worker cannot note the step-up, and says so in a fault line", async () => {
+    const key = await createApiKey("a step-up in a sign-in outage");
+    const token = await accessTokenFor(key, "read");
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    // The real binding, but for the one call that notes a step-up.
+    const auth = new Proxy(env.AUTH, {
+      get: (target, property) =>
+        property === "noteStepUp"
+          ? () => Promise.reject(new Error("AUTH is down"))
+          : (Reflect.get(target, property) as unknown),
+    });
+    const failing = { ...env, AUTH: auth };
+    const refused = await postMcp(token, toolCall("create_pet", { name: "Rex", categoryId: 1 }), {
+      bindings: failing as unknown as Cloudflare.Env,
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("WWW-Authenticate")).toContain('error="insufficient_scope"');
+    expect(JSON.parse(String(warn.mock.calls.at(-1)?.[0]))).toMatchObject({
+      dependency: "AUTH",
+      cause: "AUTH is down",
+      outcome: "403, no step-up noted",
+    });
+    warn.mockRestore();
+  });
+});
