@@ -44,26 +44,46 @@ export const setReadReplication = async (args: string[], environment: NodeJS.Pro
   const database = (await workerConfig(env, config)).d1_databases.find(
     (bound: { binding: string }) => bound.binding === binding,
   );
-  if (!database?.database_id) throw new Error(`${config} gives ${env} no D1 database bound to ${binding}.`);
+  if (!database?.database_id && !database?.database_name) {
+    throw new Error(`${config} gives ${env} no D1 database bound to ${binding}.`);
+  }
 
   const mode = off ? "disabled" : "auto";
-  const api = (environment.CLOUDFLARE_API_BASE_URL || DEFAULT_API).replace(/\/$/, "");
-  const response = await fetch(`${api}/accounts/${account}/d1/database/${database.database_id}`, {
+  const api = `${(environment.CLOUDFLARE_API_BASE_URL || DEFAULT_API).replace(/\/$/, "")}/accounts/${account}/d1/database`;
+  const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
+  // A database bound by name alone (as a new environment's is) is found by that name first.
+  const id = database.database_id || (await idOf(api, headers, database.database_name));
+  const response = await fetch(`${api}/${id}`, {
     method: "PUT",
-    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    headers,
     body: JSON.stringify({ read_replication: { mode } }),
   });
-  const answer = (await response.json().catch(() => ({}))) as {
-    success?: boolean;
-    errors?: { message: string }[];
-    result?: { read_replication?: { mode?: string } };
-  };
+  const answer = (await response.json().catch(() => ({}))) as Answer;
   if (!response.ok || !answer.success) {
-    const reasons = answer.errors?.map(({ message }) => message).join("; ") || `HTTP ${response.status}`;
-    throw new Error(`Cloudflare refused to set read replication of ${database.database_name} to ${mode}: ${reasons}`);
+    throw new Error(
+      `Cloudflare refused to set read replication of ${database.database_name} to ${mode}: ${reasons(answer, response)}`,
+    );
   }
   return `Read replication of ${database.database_name} (${env}): ${answer.result?.read_replication?.mode ?? mode}`;
 };
+
+/** The id of the database named `name`, as Cloudflare's API finds it by name. */
+const idOf = async (api: string, headers: Record<string, string>, name: string) => {
+  const response = await fetch(`${api}/${encodeURIComponent(name)}`, { headers });
+  const answer = (await response.json().catch(() => ({}))) as Answer;
+  if (!response.ok || !answer.success || typeof answer.result?.uuid !== "string") {
+    throw new Error(`Cloudflare found no D1 database named ${name}: ${reasons(answer, response)}`);
+  }
+  return answer.result.uuid;
+};
+
+type Answer = {
+  success?: boolean;
+  errors?: { message: string }[];
+  result?: { uuid?: string; read_replication?: { mode?: string } };
+};
+const reasons = (answer: Answer, response: Response) =>
+  answer.errors?.map(({ message }) => message).join("; ") || `HTTP ${response.status}`;
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   try {

@@ -32,6 +32,7 @@ import {
   shortSecrets,
   signInConfigProblems,
 } from "./lib/check-config";
+import { createMissingDatabases, uploadConfig } from "./lib/provisioning";
 import { DEFAULT_ROLLOUT, parseRolloutSoak, parseRolloutSteps, rollOut } from "./lib/rollout";
 import { rolloutActions, step } from "./lib/rollout-actions";
 import { DEPLOYED_ENVIRONMENTS } from "./lib/target";
@@ -60,8 +61,8 @@ const dryRun = (env: string, allAtOnce: boolean, { steps, soakMs }: { steps: num
   const shares = steps.slice(0, -1).map((share) => `${share}% for ${soakMs / 60_000} min, smoke test`);
   const plan =
     command[0] === "deploy"
-      ? "migrations, the sign-in Worker, deploy to all traffic, smoke test"
-      : `migrations, versions upload of the sign-in Worker and the API, both at 0% and smoke test, ${[...shares, "100%"].join(", ")}, each step for both (a failed smoke test rolls both back), triggers deploy`;
+      ? "databases created if missing, migrations, the sign-in Worker, deploy to all traffic, smoke test"
+      : `databases created if missing, migrations, versions upload of the sign-in Worker and the API, both at 0% and smoke test, ${[...shares, "100%"].join(", ")}, each step for both (a failed smoke test rolls both back), triggers deploy`;
   console.log(`[deploy --dry-run] ${env} would run: ${plan}`);
 };
 
@@ -75,9 +76,10 @@ const main = async () => {
     throw new Error(`Usage: npm run deploy:<${DEPLOYED_ENVIRONMENTS.join("|")}> -- [--all-at-once] [--dry-run]`);
   }
   const api = (await workerConfig(env)) as EnvironmentConfig;
+  const signIn = (await workerConfig(env, SIGN_IN_CONFIG)) as EnvironmentConfig;
   const problems = [
     ...configProblems(api, env),
-    ...signInConfigProblems(api, (await workerConfig(env, SIGN_IN_CONFIG)) as EnvironmentConfig, env),
+    ...signInConfigProblems(api, signIn, env),
     ...shortSecrets(process.env),
   ];
   if (problems.length > 0)
@@ -128,9 +130,13 @@ const main = async () => {
       throw new Error(`The ${env} Worker has no ${REQUIRED_SECRET}. ${setItFirst}`);
     }
   }
+  const signInWorker = { config: SIGN_IN_CONFIG, resolved: signIn };
+  const apiWorker = { config: "wrangler.toml", resolved: api };
   const stable = gradual ? servingVersion(env) : undefined;
   const signInStable = gradual ? servingVersion(env, SIGN_IN_CONFIG) : undefined;
 
+  step(`D1 databases that [env.${env}] names without an id: created if the account has none of that name`);
+  for (const name of createMissingDatabases(wrangler, env, api)) console.log(`[deploy] created ${name}`);
   // Every segment of pets, DB first (src/db/segments.ts): the same schema in each.
   for (const binding of listedSegments(api)) {
     step(`D1 migrations of ${binding} (${env}, remote)`);
@@ -140,10 +146,16 @@ const main = async () => {
   // A gradual deploy has them all (checked above); the other conditions only tell TypeScript so.
   if (!gradual || !stable || !signInStable || !smoke) {
     // First: the API's AUTH binding names it, and a new API version may need what it adds.
-    step(`the sign-in Worker: wrangler deploy --config ${SIGN_IN_CONFIG} --env ${env}`);
-    runWrangler(["deploy", "--config", SIGN_IN_CONFIG, "--env", env]);
-    step(`wrangler deploy --env ${env}${givenSecret === undefined ? "" : `, with ${REQUIRED_SECRET}`}`);
-    withSecretsFile(givenSecret, (secretsArgs) => runWrangler(["deploy", "--env", env, ...secretsArgs]));
+    const signInConfig = await uploadConfig(wrangler, env, signInWorker, apiWorker);
+    step(`the sign-in Worker: wrangler deploy --config ${signInConfig} --env ${env}`);
+    runWrangler(["deploy", "--config", signInConfig, "--env", env]);
+    const apiConfig = await uploadConfig(wrangler, env, apiWorker, signInWorker);
+    step(
+      `wrangler deploy --config ${apiConfig} --env ${env}${givenSecret === undefined ? "" : `, with ${REQUIRED_SECRET}`}`,
+    );
+    withSecretsFile(givenSecret, (secretsArgs) =>
+      runWrangler(["deploy", "--config", apiConfig, "--env", env, ...secretsArgs]),
+    );
     if (!smoke) {
       console.log(
         "[deploy] Smoke test skipped: set SMOKE_BASE_URL and SMOKE_KEY, or run SMOKE_KEY=<key> npm run smoke -- --base-url <url>/v1",
@@ -156,10 +168,14 @@ const main = async () => {
   }
 
   // Both Workers as versions that take no traffic yet, rolled out together and rolled back together.
-  step(`the sign-in Worker: wrangler versions upload --config ${SIGN_IN_CONFIG} --env ${env}`);
-  const signInCandidate = uploadVersion(env, [], SIGN_IN_CONFIG);
-  step(`wrangler versions upload --env ${env}${givenSecret === undefined ? "" : `, with ${REQUIRED_SECRET}`}`);
-  const candidate = withSecretsFile(givenSecret, (secretsArgs) => uploadVersion(env, secretsArgs));
+  const signInConfig = await uploadConfig(wrangler, env, signInWorker, apiWorker);
+  step(`the sign-in Worker: wrangler versions upload --config ${signInConfig} --env ${env}`);
+  const signInCandidate = uploadVersion(env, [], signInConfig);
+  const apiConfig = await uploadConfig(wrangler, env, apiWorker, signInWorker);
+  step(
+    `wrangler versions upload --config ${apiConfig} --env ${env}${givenSecret === undefined ? "" : `, with ${REQUIRED_SECRET}`}`,
+  );
+  const candidate = withSecretsFile(givenSecret, (secretsArgs) => uploadVersion(env, secretsArgs, apiConfig));
   const workers = [
     { worker: SIGN_IN_CONFIG, stable: signInStable, candidate: signInCandidate },
     { worker: "wrangler.toml", stable, candidate },

@@ -21,7 +21,7 @@ export const WORKER_NEEDS = {
 /** An environment as wrangler resolves it (unstable_readConfig), the parts checked here. */
 export type EnvironmentConfig = {
   name?: string;
-  d1_databases: { binding: string; database_id?: string }[];
+  d1_databases: { binding: string; database_id?: string; database_name?: string }[];
   kv_namespaces: { binding: string; id?: string }[];
   services?: { binding: string; service: string }[];
   ratelimits: { name: string; namespace_id?: string; simple: { limit: number; period: number } }[];
@@ -60,7 +60,7 @@ const segmentProblems = (config: EnvironmentConfig, env: string): string[] => {
       problems.push(`[env.${env}] lists ${binding} in PET_SEGMENTS but binds no D1 database to it`);
     }
   }
-  const ids = bound.map(({ database_id }) => database_id).filter((id) => id !== undefined);
+  const ids = bound.map(({ database_id, database_name }) => database_id || database_name).filter(Boolean);
   if (new Set(ids).size !== ids.length) problems.push(`[env.${env}] binds two segments to one database`);
   return problems;
 };
@@ -142,12 +142,16 @@ export const signInConfigProblems = (api: EnvironmentConfig, signIn: Environment
   if (named !== undefined && named !== signIn.name) {
     problems.push(`[env.${env}] binds AUTH to ${named}, not the sign-in Worker ${String(signIn.name)}`);
   }
-  if (kv(signIn, "API_KEYS") !== kv(api, "API_KEYS")) {
+  // Without an id in either file, the deploy gives both one namespace (./provisioning.ts).
+  const keys = [kv(signIn, "API_KEYS"), kv(api, "API_KEYS")];
+  if (!signIn.kv_namespaces.some(({ binding }) => binding === "API_KEYS")) {
+    problems.push(`[env.${env}] of wrangler.auth.toml has no KV binding API_KEYS`);
+  } else if (keys.every(Boolean) && keys[0] !== keys[1]) {
     problems.push(`[env.${env}] of wrangler.auth.toml reads another API_KEYS namespace than the API's`);
   }
-  const oauth = kv(signIn, "OAUTH_KV");
+  const oauth = signIn.kv_namespaces.find(({ binding }) => binding === "OAUTH_KV");
   if (oauth === undefined) problems.push(`[env.${env}] of wrangler.auth.toml has no KV binding OAUTH_KV`);
-  else if (api.kv_namespaces.some(({ id }) => id === oauth)) {
+  else if (oauth.id && api.kv_namespaces.some(({ id }) => id === oauth.id)) {
     problems.push(`[env.${env}] of wrangler.auth.toml keeps OAUTH_KV in a namespace of the API's`);
   }
   const limiter = (config: EnvironmentConfig) =>

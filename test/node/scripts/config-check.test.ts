@@ -142,9 +142,25 @@ describe.each(DEPLOYED_ENVIRONMENTS)("[env.%s] of wrangler.auth.toml, the sign-i
     expect(api.services).toEqual([{ binding: "AUTH", service: `petstore-auth-${env}` }]);
   });
 
-  it("is refused when any of the four differs", async () => {
+  it("reads the API's API_KEYS namespace: the same id in both files, or none in either (the deploy then gives both one)", async () => {
     const { api, signIn } = await both();
-    const changes: [string, (copy: EnvironmentConfig) => void][] = [
+    const withKeys = (config: EnvironmentConfig, id: string) => {
+      const copy = structuredClone(config);
+      const keys = copy.kv_namespaces.find(({ binding }) => binding === "API_KEYS");
+      if (keys) keys.id = id;
+      return copy;
+    };
+    expect(signIn.kv_namespaces.find(({ binding }) => binding === "API_KEYS")?.id).toBeUndefined();
+    expect(signInConfigProblems(withKeys(api, "kept"), withKeys(signIn, "kept"), env)).toEqual([]);
+    expect(signInConfigProblems(withKeys(api, "kept"), signIn, env)).toEqual([]);
+    expect(signInConfigProblems(withKeys(api, "kept"), withKeys(signIn, "elsewhere"), env)).toEqual([
+      `[env.${env}] of wrangler.auth.toml reads another API_KEYS namespace than the API's`,
+    ]);
+  });
+
+  it("is refused when any of the five differs", async () => {
+    const { api, signIn } = await both();
+    const changes: [string, (copy: EnvironmentConfig, apiCopy: EnvironmentConfig) => void][] = [
       [
         `binds AUTH to petstore-auth-${env}, not the sign-in Worker petstore-other`,
         (copy) => {
@@ -152,10 +168,9 @@ describe.each(DEPLOYED_ENVIRONMENTS)("[env.%s] of wrangler.auth.toml, the sign-i
         },
       ],
       [
-        "reads another API_KEYS namespace than the API's",
+        "has no KV binding API_KEYS",
         (copy) => {
-          const keys = copy.kv_namespaces.find(({ binding }) => binding === "API_KEYS");
-          if (keys) keys.id = "elsewhere";
+          copy.kv_namespaces = copy.kv_namespaces.filter(({ binding }) => binding !== "API_KEYS");
         },
       ],
       [
@@ -166,10 +181,10 @@ describe.each(DEPLOYED_ENVIRONMENTS)("[env.%s] of wrangler.auth.toml, the sign-i
       ],
       [
         "keeps OAUTH_KV in a namespace of the API's",
-        (copy) => {
-          const keys = copy.kv_namespaces.find(({ binding }) => binding === "API_KEYS")?.id;
+        (copy, apiCopy) => {
+          const keys = apiCopy.kv_namespaces.find(({ binding }) => binding === "API_KEYS");
           const oauth = copy.kv_namespaces.find(({ binding }) => binding === "OAUTH_KV");
-          if (oauth) oauth.id = keys;
+          if (keys && oauth) [keys.id, oauth.id] = ["one-namespace", "one-namespace"];
         },
       ],
       [
@@ -180,12 +195,12 @@ describe.each(DEPLOYED_ENVIRONMENTS)("[env.%s] of wrangler.auth.toml, the sign-i
       ],
     ];
     for (const [problem, change] of changes) {
-      const copy = structuredClone(signIn);
-      change(copy);
+      const [copy, apiCopy] = [structuredClone(signIn), structuredClone(api)];
+      change(copy, apiCopy);
       const named = problem.startsWith("binds")
         ? `[env.${env}] ${problem}`
         : `[env.${env}] of wrangler.auth.toml ${problem}`;
-      expect(signInConfigProblems(api, copy, env), problem).toEqual([named]);
+      expect(signInConfigProblems(apiCopy, copy, env), problem).toEqual([named]);
     }
   });
 });

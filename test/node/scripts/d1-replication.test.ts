@@ -1,4 +1,7 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setReadReplication } from "../../../scripts/d1-replication";
 import { npmScript } from "../../e2e/helpers/npm-script";
@@ -19,8 +22,18 @@ const standIn = createServer(async (request: IncomingMessage, response) => {
     authorization: request.headers.authorization,
     body: JSON.parse(Buffer.concat(chunks).toString() || "null"),
   });
-  response.writeHead(answer.status, { "Content-Type": "application/json" }).end(JSON.stringify(answer.body));
+  // A database found by name, as a new environment's is bound: its id is the name's place in DATABASES.
+  const named = request.method === "GET" && DATABASES.indexOf(decodeURIComponent(request.url?.split("/").at(-1) ?? ""));
+  const [status, body] =
+    named === false
+      ? [answer.status, answer.body]
+      : named < 0
+        ? [404, { success: false, errors: [{ code: 7404, message: "The database could not be found." }] }]
+        : [200, { success: true, result: { uuid: idOf(named), name: DATABASES[named] } }];
+  response.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(body));
 });
+const DATABASES = ["petstore-staging", "petstore-production"];
+const idOf = (position: number) => `00000000-0000-4000-8000-00000000000${position + 1}`;
 let api = "";
 beforeAll(async () => {
   await new Promise<void>((resolve) => standIn.listen(0, "127.0.0.1", resolve));
@@ -46,8 +59,14 @@ describe("npm run d1:replication", () => {
     expect(stdout).toContain("Read replication of petstore-production (production): auto");
     expect(recorded).toEqual([
       {
+        method: "GET",
+        url: "/client/v4/accounts/0123456789abcdef/d1/database/petstore-production",
+        authorization: "Bearer test-token",
+        body: null,
+      },
+      {
         method: "PUT",
-        url: "/client/v4/accounts/0123456789abcdef/d1/database/00000000-0000-0000-0000-000000000002",
+        url: `/client/v4/accounts/0123456789abcdef/d1/database/${idOf(1)}`,
         authorization: "Bearer test-token",
         body: { read_replication: { mode: "auto" } },
       },
@@ -61,7 +80,8 @@ describe("npm run d1:replication", () => {
       "Read replication of petstore-staging (staging): disabled",
     );
     expect(recorded).toMatchObject([
-      { url: expect.stringMatching(/0000000001$/), body: { read_replication: { mode: "disabled" } } },
+      { method: "GET", url: expect.stringMatching(/petstore-staging$/) },
+      { url: expect.stringMatching(`${idOf(0)}$`), body: { read_replication: { mode: "disabled" } } },
     ]);
   });
 
@@ -75,6 +95,38 @@ describe("npm run d1:replication", () => {
     expect(await replication(["--env", "staging", "--binding", "DB"])).toBe(
       "Read replication of petstore-staging (staging): auto",
     );
+  });
+
+  it("sends a database's id as the configuration gives it, when it gives one, and stops when no database has the name", async () => {
+    const scratch = mkdtempSync(path.join(tmpdir(), "petstore-replication-"));
+    const config = path.join(scratch, "wrangler.toml");
+    const withId = readFileSync("wrangler.toml", "utf8").replace(
+      'database_name = "petstore-staging"\n',
+      'database_name = "petstore-staging"\ndatabase_id = "11111111-1111-4111-8111-111111111111"\n',
+    );
+    writeFileSync(
+      config,
+      withId.replaceAll('"drizzle"', `"${path.resolve("drizzle")}"`).replace('"src/', `"${path.resolve("src")}/`),
+    );
+    try {
+      recorded.length = 0;
+      answer = { status: 200, body: { success: true, result: { read_replication: { mode: "auto" } } } };
+      await replication(["--env", "staging", "--config", config]);
+      expect(recorded.map(({ method, url }) => `${method} ${url?.split("/").at(-1)}`)).toEqual([
+        "PUT 11111111-1111-4111-8111-111111111111",
+      ]);
+      writeFileSync(
+        config,
+        withId.replace(/database_id = "1{8}[^"]*"\n/, "").replaceAll("petstore-staging", "petstore-elsewhere"),
+      );
+      recorded.length = 0;
+      await expect(replication(["--env", "staging", "--config", config])).rejects.toThrow(
+        "Cloudflare found no D1 database named petstore-elsewhere: The database could not be found.",
+      );
+      expect(recorded.map(({ method }) => method)).toEqual(["GET"]);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 
   it("fails with the API's reason when it refuses", async () => {

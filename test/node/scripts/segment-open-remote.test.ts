@@ -12,7 +12,7 @@ import { openNextSegment } from "../../../scripts/segments/open";
 // `npm run segment:open -- --env staging --remote` with Cloudflare stood in for: every wrangler
 // command, the deploy and the read replication are recorded, and each D1 database is an SQLite
 // database of node:sqlite, reached as wrangler reaches a remote one, by the binding's
-// database_id in the configuration passed. What only Cloudflare can show (that wrangler's
+// database_id in the configuration passed, or its database_name when it has no id. What only Cloudflare can show (that wrangler's
 // commands act as their documentation says) is outside this test.
 
 const scratch = mkdtempSync(path.join(tmpdir(), "petstore-segment-remote-"));
@@ -34,15 +34,17 @@ const standIn = (config: string, migrated: number) => {
   };
   const [first] = databaseBlocks(readFileSync(config, "utf8"), "staging");
   if (!first) throw new Error("no staging database");
-  databases.set(first.id, { name: first.name, db: new DatabaseSync(":memory:") });
-  applyMigrations(databases.get(first.id)?.db as DatabaseSync, migrationFiles().slice(0, migrated));
+  // Bound by name alone, as a new environment's first database is (wrangler.toml gives it no id).
+  expect(first.id).toBe("");
+  databases.set(first.name, { name: first.name, db: new DatabaseSync(":memory:") });
+  applyMigrations(databases.get(first.name)?.db as DatabaseSync, migrationFiles().slice(0, migrated));
   const state = { loggedIn: true, deploysToFail: 0 };
   /** The database a command's binding names, as wrangler finds it: by its id in the configuration given. */
   const bound = (args: string[]) => {
     const binding = args[2] ?? "";
     const block = databaseBlocks(readFileSync(optionOf(args, "--config") ?? "", "utf8"), optionOf(args, "--env"));
-    const id = block.find((candidate) => candidate.binding === binding)?.id ?? "";
-    const found = databases.get(id);
+    const database = block.find((candidate) => candidate.binding === binding);
+    const found = databases.get(database?.id || database?.name || "");
     if (!found) throw new Error(`Couldn't find a D1 DB with the name or binding '${binding}'`);
     return found.db;
   };

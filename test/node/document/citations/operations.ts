@@ -56,9 +56,57 @@ export const OPERATIONS: Citation[] = [
   {
     page: "docs/operations.md",
     test: "test/node/scripts/d1-replication.test.ts",
-    claim: "runs it against a stand-in that records the request",
+    claim: "runs it against a stand-in that records the requests",
     shownBy: ["asks the API to turn read replication on for the environment's database, with the token"],
     breaks: [edit("scripts/d1-replication.ts", '"auto"', '"disabled"')],
+  },
+  {
+    page: "docs/operations.md",
+    test: "test/node/scripts/d1-replication.test.ts",
+    claim: "finding a database bound by name alone by that name",
+    shownBy: ["asks the API to turn read replication on for the environment's database, with the token"],
+    breaks: [
+      edit("scripts/d1-replication.ts", "database.database_id || (await idOf(", "database.database_id ?? (await idOf("),
+    ],
+  },
+  {
+    page: "docs/operations.md",
+    test: "test/node/scripts/first-deploy.test.ts",
+    claim: "a first deploy whose API upload fails, the run that finishes it, and a later one",
+    shownBy: [
+      "creates the database and both namespaces once, and binds both Workers to one API_KEYS; a failed step is finished by running again",
+    ],
+    breaks: [
+      edit(
+        "scripts/deploy.ts",
+        "const apiConfig = await uploadConfig(wrangler, env, apiWorker, signInWorker);\n    step(",
+        'const apiConfig = "wrangler.toml";\n    step(',
+      ),
+    ],
+  },
+  {
+    page: "docs/operations.md",
+    test: "test/node/scripts/first-deploy.test.ts",
+    claim: "when the account has none of that name",
+    shownBy: [
+      "creates the database and both namespaces once, and binds both Workers to one API_KEYS; a failed step is finished by running again",
+    ],
+    breaks: [
+      edit(
+        "scripts/deploy.ts",
+        "  for (const name of createMissingDatabases(wrangler, env, api))",
+        "  for (const name of [])",
+      ),
+    ],
+  },
+  {
+    page: "docs/operations.md",
+    test: "test/node/scripts/provisioning.test.ts",
+    claim: "shows each choice of the shared namespace and builds the copied configuration",
+    shownBy: [
+      "a Worker uploaded while the other binds it gets the other's: a copy of its configuration, which builds the same Worker with that id",
+    ],
+    breaks: [edit("scripts/lib/provisioning.ts", "  if (copy.main) copy.main = from(copy.main);\n", "")],
   },
   {
     page: "docs/operations.md",
