@@ -66,7 +66,11 @@ export const OPERATIONS: Citation[] = [
     claim: "finding a database bound by name alone by that name",
     shownBy: ["asks the API to turn read replication on for the environment's database, with the token"],
     breaks: [
-      edit("scripts/d1-replication.ts", "database.database_id || (await idOf(", "database.database_id ?? (await idOf("),
+      edit(
+        "scripts/d1-replication.ts",
+        "database.database_id || (await idOf(api, headers, database.database_name))",
+        "database.database_id || database.database_name",
+      ),
     ],
   },
   {
