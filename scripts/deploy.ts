@@ -13,8 +13,6 @@
 //   next. A failed smoke test puts the previous version back on all traffic and fails the
 //   deploy. `--all-at-once` deploys production like staging: for its first deploy, which
 //   has no previous version to keep serving.
-// The secret is checked first because wrangler would refuse a Worker without it only
-// after the migrations had been applied.
 //
 // CURSOR_SECRET in this process's environment is uploaded with the new version
 // (`--secrets-file`): the only way to give a Worker that does not exist yet its required
@@ -23,7 +21,6 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { MIN_SECRET_BYTES } from "../src/core/cursor";
 import { BUNDLE_BUDGETS_KIB, builtBundle, checkBundleBudget, freshOutdir } from "./lib/bundle-budget";
 import {
   configProblems,
@@ -32,6 +29,7 @@ import {
   shortSecrets,
   signInConfigProblems,
 } from "./lib/check-config";
+import { checkDeployedSecret } from "./lib/deployed-secret";
 import { createMissingDatabases, uploadConfig } from "./lib/provisioning";
 import { DEFAULT_ROLLOUT, parseRolloutSoak, parseRolloutSteps, rollOut } from "./lib/rollout";
 import { rolloutActions, step } from "./lib/rollout-actions";
@@ -39,9 +37,6 @@ import { DEPLOYED_ENVIRONMENTS } from "./lib/target";
 import { REQUIRED_SECRET, servingVersion, uploadVersion, withSecretsFile } from "./lib/versions";
 import { runWrangler, SIGN_IN_CONFIG, workerConfig, wrangler } from "./lib/wrangler";
 import { productionHosts, runSmokeTest, smokeTarget } from "./smoke";
-
-/** What wrangler says when it has no credentials (no login, no CLOUDFLARE_API_TOKEN) or Cloudflare refuses them. */
-const NOT_AUTHENTICATED = /CLOUDFLARE_API_TOKEN|not (logged in|authenticated)|wrangler login|Authentication error/i;
 
 /** Builds both Workers as they would be uploaded, checks their sizes, and prints what a deploy would do. */
 const dryRun = (env: string, allAtOnce: boolean, { steps, soakMs }: { steps: number[]; soakMs: number }) => {
@@ -109,27 +104,7 @@ const main = async () => {
     throw new Error("openapi.json is stale: run npm run openapi and commit it.");
   }
 
-  const setItFirst =
-    `Give it one, at least ${MIN_SECRET_BYTES} bytes, with this deploy:\n` +
-    `  ${REQUIRED_SECRET}="$(openssl rand -base64 32)" npm run deploy:${env}`;
-  if (givenSecret === undefined) {
-    step(`whether the ${env} Worker has the secret ${REQUIRED_SECRET}`);
-    let secrets: { name: string }[];
-    try {
-      secrets = JSON.parse(wrangler(["secret", "list", "--env", env]));
-    } catch (error) {
-      const { message } = error as Error;
-      if (NOT_AUTHENTICATED.test(message)) {
-        throw new Error(
-          `wrangler has no credentials for Cloudflare, so nothing was deployed: run npx wrangler login, or set CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID.\n${message}`,
-        );
-      }
-      throw new Error(`wrangler could not list the ${env} Worker's secrets, so nothing was deployed:\n${message}`);
-    }
-    if (!secrets.some(({ name }) => name === REQUIRED_SECRET)) {
-      throw new Error(`The ${env} Worker has no ${REQUIRED_SECRET}. ${setItFirst}`);
-    }
-  }
+  if (givenSecret === undefined) checkDeployedSecret(env);
   const signInWorker = { config: SIGN_IN_CONFIG, resolved: signIn };
   const apiWorker = { config: "wrangler.toml", resolved: api };
   const stable = gradual ? servingVersion(env) : undefined;
