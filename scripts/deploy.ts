@@ -61,6 +61,9 @@ const dryRun = (env: string, allAtOnce: boolean, { steps, soakMs }: { steps: num
   console.log(`[deploy --dry-run] ${env} would run: ${plan}`);
 };
 
+/** What this deploy has changed so far, said when a later step fails. */
+const done: string[] = [];
+
 const main = async () => {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
@@ -111,11 +114,15 @@ const main = async () => {
   const signInStable = gradual ? servingVersion(env, SIGN_IN_CONFIG) : undefined;
 
   step(`D1 databases that [env.${env}] names without an id: created if the account has none of that name`);
-  for (const name of createMissingDatabases(wrangler, env, api)) console.log(`[deploy] created ${name}`);
+  for (const name of createMissingDatabases(wrangler, env, api)) {
+    console.log(`[deploy] created ${name}`);
+    done.push(`created the database ${name}`);
+  }
   // Every segment of pets, DB first (src/db/segments.ts): the same schema in each.
   for (const binding of listedSegments(api)) {
     step(`D1 migrations of ${binding} (${env}, remote)`);
     runWrangler(["d1", "migrations", "apply", binding, "--remote", "--env", env]);
+    done.push(`applied the migrations of ${binding}`);
   }
 
   // A gradual deploy has them all (checked above); the other conditions only tell TypeScript so.
@@ -124,6 +131,7 @@ const main = async () => {
     const signInConfig = await uploadConfig(wrangler, env, signInWorker, apiWorker);
     step(`the sign-in Worker: wrangler deploy --config ${signInConfig} --env ${env}`);
     runWrangler(["deploy", "--config", signInConfig, "--env", env]);
+    done.push("deployed the sign-in Worker");
     const apiConfig = await uploadConfig(wrangler, env, apiWorker, signInWorker);
     step(
       `wrangler deploy --config ${apiConfig} --env ${env}${givenSecret === undefined ? "" : `, with ${REQUIRED_SECRET}`}`,
@@ -131,6 +139,7 @@ const main = async () => {
     withSecretsFile(givenSecret, (secretsArgs) =>
       runWrangler(["deploy", "--config", apiConfig, "--env", env, ...secretsArgs]),
     );
+    done.push("deployed the API");
     if (!smoke) {
       console.log(
         "[deploy] Smoke test skipped: set SMOKE_BASE_URL and SMOKE_KEY, or run SMOKE_KEY=<key> npm run smoke -- --base-url <url>/v1",
@@ -146,11 +155,13 @@ const main = async () => {
   const signInConfig = await uploadConfig(wrangler, env, signInWorker, apiWorker);
   step(`the sign-in Worker: wrangler versions upload --config ${signInConfig} --env ${env}`);
   const signInCandidate = uploadVersion(env, [], signInConfig);
+  done.push("uploaded the sign-in Worker's version");
   const apiConfig = await uploadConfig(wrangler, env, apiWorker, signInWorker);
   step(
     `wrangler versions upload --config ${apiConfig} --env ${env}${givenSecret === undefined ? "" : `, with ${REQUIRED_SECRET}`}`,
   );
   const candidate = withSecretsFile(givenSecret, (secretsArgs) => uploadVersion(env, secretsArgs, apiConfig));
+  done.push("uploaded the API's version");
   const workers = [
     { worker: SIGN_IN_CONFIG, stable: signInStable, candidate: signInCandidate },
     { worker: "wrangler.toml", stable, candidate },
@@ -166,6 +177,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     await main();
   } catch (error) {
     console.error(`[deploy] ${(error as Error).message}`);
+    if (done.length > 0) {
+      console.error(
+        `[deploy] Done before it stopped: ${done.join("; ")}. Running it again finishes the deploy, creating nothing twice.`,
+      );
+    }
     process.exitCode = 1;
   }
 }

@@ -41,6 +41,10 @@ describe("the first deploy of an environment whose configuration has no ids", ()
     const failed = await deploy({ CURSOR_SECRET });
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/\[deploy\] wrangler deploy --config \S+ --env staging .*failed\./);
+    // It says what it did before the failure: the database, its migrations, the sign-in Worker.
+    const said = failed.stderr.split("\n").find((line) => line.includes("petstore-staging;")) ?? "";
+    for (const done of [/petstore-staging/, /migrations of DB/, /sign-in Worker/]) expect(said).toMatch(done);
+    expect(said).not.toMatch(/the API\b/);
     expect(account.workers.has("petstore-staging")).toBe(false);
 
     const first = await deploy({ CURSOR_SECRET });
