@@ -19,6 +19,8 @@ export type Account = {
   workers: Map<string, Worker>;
   namespaces: Map<string, string>;
   databases: Map<string, { name: string; db: DatabaseSync }>;
+  /** KV values by "<namespace id>/<key>", as uploaded (a key's metadata beside its value). */
+  values: Map<string, string>;
   requests: string[];
   unknown: string[];
   /** Workers whose next upload fails (once each). */
@@ -143,6 +145,16 @@ const route = (account: Account, request: IncomingMessage, body: Buffer): [numbe
     account.namespaces.set(id, json().title);
     return [200, ok({ id, title: json().title })];
   }
+  const value = /^\/storage\/kv\/namespaces\/([^/]+)\/values\/(.+)$/.exec(at);
+  if (value && account.namespaces.has(value[1] ?? "")) {
+    const key = `${value[1]}/${decodeURIComponent(value[2] ?? "")}`;
+    if (method === "PUT") {
+      account.values.set(key, body.toString("latin1"));
+      return [200, ok({})];
+    }
+    const found = account.values.get(key);
+    if (method === "GET") return found === undefined ? [404, notFound(10009, "key not found")] : [200, found];
+  }
   const query = /^\/d1\/database\/([^/]+)\/query$/.exec(at)?.[1];
   const queried = query && account.databases.get(query);
   if (queried && method === "POST") {
@@ -177,6 +189,7 @@ export const startAccount = async () => {
     workers: new Map(),
     namespaces: new Map(),
     databases: new Map(),
+    values: new Map(),
     requests: [],
     unknown: [],
     failUploadsOf: new Set(),
@@ -186,7 +199,9 @@ export const startAccount = async () => {
     for await (const chunk of request) chunks.push(chunk);
     account.requests.push(`${request.method} ${request.url}`);
     const [status, answer] = route(account, request, Buffer.concat(chunks));
-    response.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(answer));
+    // A KV value is answered as it is; everything else as JSON.
+    if (typeof answer === "string") response.writeHead(status).end(answer);
+    else response.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(answer));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

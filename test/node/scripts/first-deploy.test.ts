@@ -10,11 +10,12 @@ import { ACCOUNT_ID, type Account, servingBindings, startAccount } from "./cloud
 let stop: () => Promise<void>;
 let account: Account;
 let deploy: (env?: Record<string, string>) => ReturnType<typeof npmScript>;
+let credentials: Record<string, string>;
 beforeAll(async () => {
   const started = await startAccount();
   ({ account } = started);
   stop = started.close;
-  const credentials = {
+  credentials = {
     CLOUDFLARE_API_BASE_URL: started.baseUrl,
     CLOUDFLARE_API_TOKEN: "stand-in-token",
     CLOUDFLARE_ACCOUNT_ID: ACCOUNT_ID,
@@ -80,6 +81,14 @@ describe("the first deploy of an environment whose configuration has no ids", ()
     expect(bound("petstore-staging")).toEqual(before.api);
     expect(bound("petstore-auth-staging")).toEqual(before.signIn);
     expect([account.namespaces.size, account.databases.size]).toEqual([namespaces, databases]);
+    expect(account.unknown).toEqual([]);
+  });
+
+  it("then issues a key into the namespace both Workers read, found through the deployed API", async () => {
+    const created = await npmScript("key:create", ["smoke", "--env", "staging", "--remote"], credentials);
+    expect(created.code, created.stderr).toBe(0);
+    const stored = [...account.values.keys()].map((key) => key.split("/")[0]);
+    expect(stored).toEqual([bound("petstore-auth-staging").API_KEYS]);
     expect(account.unknown).toEqual([]);
   });
 });
