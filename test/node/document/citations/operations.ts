@@ -76,7 +76,7 @@ export const OPERATIONS: Citation[] = [
   {
     page: "docs/operations.md",
     test: "test/node/scripts/first-deploy.test.ts",
-    claim: "a first deploy whose API upload fails, the run that finishes it, and a later one",
+    claim: "a first deploy whose API upload fails, the run that finishes it",
     shownBy: [
       "creates the database and both namespaces once, and binds both Workers to one API_KEYS; a failed step is finished by running again",
     ],
