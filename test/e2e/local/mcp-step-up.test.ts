@@ -1,10 +1,11 @@
+import { MultiServerMCPClient } from "@langchain/mcp-adapters";
 import {
   Client as V2Client,
   StreamableHTTPClientTransport as V2Transport,
   UnauthorizedError as V2UnauthorizedError,
 } from "@modelcontextprotocol/client";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { auth, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
@@ -14,10 +15,10 @@ import { freshAddress, MemoryHost } from "../helpers/oauth-host";
 import { exchangeCode, openSignInPage, pkce, postSignInForm, registerClient } from "../helpers/sign-in-over-http";
 
 // A host on the official SDK's client that holds a `read` grant and calls a tool that needs
-// `write`. The v1 client (as LangChain's MCP adapters are built on) refreshes first, without
+// `write`. The v1 client, and LangChain's MCP adapters built on it, refresh first, without
 // naming a scope, on the 403 insufficient_scope: that refresh is refused (src/auth-server/
-// step-up.ts), so it drops its tokens and opens a new sign-in for every scope, and the call
-// then succeeds (with the refresh answered, it stopped: "Server returned 403 after trying
+// step-up.ts), so they drop their tokens and open a new sign-in for every scope, and the call
+// then succeeds (with the refresh answered, they stopped: "Server returned 403 after trying
 // upscoping"). The v2 client opens a new sign-in at once.
 
 const REDIRECT_URI = "http://127.0.0.1:9/callback";
@@ -103,5 +104,32 @@ it("steps up from a read grant to a write call through a new sign-in, with the o
   await transport.finishAuth(new URLSearchParams({ code, iss: api.origin }));
   const created = (await create()) as { isError?: boolean; structuredContent?: unknown };
   expect(created.isError).toBeFalsy();
+  await client.close();
+});
+
+it("steps up from a read grant to a write call through a new sign-in, with LangChain's MCP adapters", async () => {
+  const key = await api.issueKey({ label: "a LangChain host's key" });
+  const host = new MemoryHost(REDIRECT_URI);
+  const { clientId, tokens } = await readGrant(key);
+  host.client = { client_id: clientId, redirect_uris: [REDIRECT_URI] };
+  host.saved = tokens;
+  const serverUrl = `${api.origin}/mcp`;
+  const client = new MultiServerMCPClient({
+    mcpServers: {
+      petstore: { url: serverUrl, transport: "http", authProvider: host as unknown as OAuthClientProvider },
+    },
+    throwOnLoadError: true,
+  });
+  const createPet = (await client.getTools()).find(({ name }) => name.endsWith("create_pet"));
+  const create = () => createPet?.invoke({ name: "Stepped by LangChain", categoryId: 1 });
+  // Its tool call fails with the v1 client's UnauthorizedError, once the new sign-in is opened.
+  await expect(create()).rejects.toThrow(/Unauthorized/);
+  expect(host.authorizationUrl?.searchParams.get("scope")).toBe("read write");
+  // The host completes the sign-in as the SDK does for a transport it holds no handle to.
+  expect(await auth(host, { serverUrl, authorizationCode: await allowAt(host.authorizationUrl as URL, key) })).toBe(
+    "AUTHORIZED",
+  );
+  expect(host.saved?.scope).toBe("read write");
+  expect(JSON.stringify(await create())).toContain("Stepped by LangChain");
   await client.close();
 });

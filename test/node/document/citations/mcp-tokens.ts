@@ -113,6 +113,34 @@ export const MCP_TOKENS: Citation[] = [
   },
   {
     page: "docs/mcp.md",
+    test: "test/e2e/local/mcp-step-up.test.ts",
+    claim: "LangChain's MCP adapters (`@langchain/mcp-adapters`, on the v1 client)",
+    shownBy: ["steps up from a read grant to a write call through a new sign-in, with LangChain's MCP adapters"],
+    breaks: [
+      edit(
+        "src/auth-server/token-request.ts",
+        "if (named && (await isStepUp(",
+        "if (false && named && (await isStepUp(",
+      ),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/e2e/local/mcp-step-up-inspector.test.ts",
+    claim: "signs in again, but for the scope its last grant had",
+    shownBy: [
+      "signs in again on a write call with a read grant, but only for what it was granted, and stops; --relogin signs in for every scope and the call succeeds",
+    ],
+    breaks: [
+      edit(
+        "src/auth-server/token-request.ts",
+        "if (named && (await isStepUp(",
+        "if (false && named && (await isStepUp(",
+      ),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
     test: "test/worker/mcp/token-request.test.ts",
     claim: "the token endpoint takes that as one way of authenticating",
     shownBy: ["gets its tokens with its client_id repeated in the form, and refreshes alike (Python's mcp client)"],
