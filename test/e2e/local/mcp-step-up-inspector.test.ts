@@ -4,9 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { freePort } from "../../../scripts/lib/supervise";
+import { allowSignIn } from "../helpers/allow-sign-in";
 import { type Harness, startHarness } from "../helpers/harness";
-import { freshAddress } from "../helpers/oauth-host";
-import { postSignInForm } from "../helpers/sign-in-over-http";
 
 // The MCP Inspector's CLI, as docs/mcp.md runs it, signed in with a `read` key and then
 // calling a tool that needs `write`. On the 403 insufficient_scope its SDK asks for every
@@ -59,39 +58,12 @@ const inspector = async (args: string[], key: string) => {
     const addresses = [...output.stderr.matchAll(/Please navigate to: (\S+)\n/g)].map(([, address = ""]) => address);
     for (const address of addresses.slice(signIns.length)) {
       asked.push(new URL(address).searchParams.get("scope") ?? "");
-      signIns.push(allow(address, key));
+      signIns.push(allowSignIn(api.origin, address, key));
     }
   });
   const code = await new Promise<number | null>((resolve) => cli.on("exit", resolve));
   await Promise.all(signIns);
   return { code, ...output, asked };
-};
-
-/**
- * The page at `address` allowed with `key` (entered again where the page says the key may do
- * less than asked), and its redirect followed to the CLI's callback.
- */
-const allow = async (address: string, key: string) => {
-  let page = await fetch(address, { redirect: "manual", headers: freshAddress() });
-  for (let tries = 0; tries < 2; tries++) {
-    const html = await page.text();
-    const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1] ?? "";
-    const narrower = /name="narrower" value="([^"]+)"/.exec(html)?.[1];
-    const cookie = page.headers
-      .getSetCookie()
-      .map((line) => line.split(";")[0])
-      .join("; ");
-    const fields = { handle, key, decision: "allow", ...(narrower ? { narrower } : {}) };
-    const answer = await postSignInForm(api.origin, fields, { Cookie: cookie, Origin: api.origin });
-    if (answer.status === 302) {
-      await fetch(answer.headers.get("Location") ?? "");
-      return;
-    }
-    // The page again, saying the key may do less than asked: the form it gives, with the key again.
-    expect(answer.status, html).toBe(200);
-    page = answer;
-  }
-  throw new Error("the page never let the key allow");
 };
 
 const CREATE = ["--method", "tools/call", "--tool-name", "create_pet", "--tool-arg", "categoryId=1"];

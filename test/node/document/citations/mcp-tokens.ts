@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the changes are source text, template literals included.
 // The tests that docs/mcp.md cites for the tokens of its sign-in with OAuth: the token
 // endpoint, their lifetimes, an access token at /mcp, a key's grants (./citation.ts says what
 // each entry holds); the page and its refusals: ./mcp-sign-in.ts.
@@ -121,6 +122,20 @@ export const MCP_TOKENS: Citation[] = [
         "src/auth-server/token-request.ts",
         "if (named && (await isStepUp(",
         "if (false && named && (await isStepUp(",
+      ),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
+    test: "test/e2e/local/mcp-remote.test.ts",
+    claim: "signs in again at once for `read write`, through the page it prints",
+    shownBy: ["signs in through the page, then steps up from a read grant to a write call through a new sign-in"],
+    // A challenge that names no scope: the bridge signs in again for what it had.
+    breaks: [
+      edit(
+        "src/oauth/protected-resource.ts",
+        'error="insufficient_scope", ${EVERY_SCOPE}, ',
+        'error="insufficient_scope", ',
       ),
     ],
   },
