@@ -16,6 +16,7 @@ const PROJECTS = ["e2e", "node", "e2e-prism", "worker"];
 
 /** The slowest files, slowest first (`npx vitest run --reporter=verbose` prints each one's time). */
 const HEAVIEST = [
+  "test/node/scripts/first-deploy.test.ts",
   "test/e2e/local/segment-open.test.ts",
   "test/e2e/local/dev-signals.test.ts",
   "test/e2e/local/operator-scripts.test.ts",
