@@ -9,7 +9,15 @@ import { postSignInForm } from "./sign-in-over-http";
  * The page at `address` allowed with `key` (entered again where the page says the key may do
  * less than asked), and its redirect followed to the host's callback.
  */
-export const allowSignIn = async (origin: string, address: string, key: string) => {
+export const allowSignIn = async (origin: string, address: string, key: string) =>
+  followToCallback(await allowedRedirect(origin, address, key));
+
+/** The code that the page at `address`, allowed with `key`, sends back to the host. */
+export const allowedCode = async (origin: string, address: string, key: string) =>
+  new URL(await allowedRedirect(origin, address, key)).searchParams.get("code") ?? "";
+
+/** The page at `address` allowed with `key`, entered again where the page says the key may do less than asked: where it redirects. */
+const allowedRedirect = async (origin: string, address: string, key: string) => {
   let page = await fetch(address, { redirect: "manual", headers: freshAddress() });
   for (let tries = 0; tries < 2; tries++) {
     const html = await page.text();
@@ -21,7 +29,7 @@ export const allowSignIn = async (origin: string, address: string, key: string) 
       .join("; ");
     const fields = { handle, key, decision: "allow", ...(narrower ? { narrower } : {}) };
     const answer = await postSignInForm(origin, fields, { Cookie: cookie, Origin: origin });
-    if (answer.status === 302) return followToCallback(answer.headers.get("Location") ?? "");
+    if (answer.status === 302) return answer.headers.get("Location") ?? "";
     // The page again, saying the key may do less than asked: the form it gives, with the key again.
     expect(answer.status, html).toBe(200);
     page = answer;

@@ -127,6 +127,21 @@ export const MCP_TOKENS: Citation[] = [
   },
   {
     page: "docs/mcp.md",
+    test: "test/e2e/local/mcp-ai-sdk.test.ts",
+    claim: "its refresh is refused, it opens a new sign-in",
+    shownBy: [
+      "signs in through the page, lists the tools, and on a write call's 403 signs in again for every scope when the host asks",
+    ],
+    breaks: [
+      edit(
+        "src/auth-server/token-request.ts",
+        "if (named && (await isStepUp(",
+        "if (false && named && (await isStepUp(",
+      ),
+    ],
+  },
+  {
+    page: "docs/mcp.md",
     test: "test/e2e/local/mcp-remote.test.ts",
     claim: "signs in again at once for `read write`, through the page it prints",
     shownBy: ["signs in through the page, then steps up from a read grant to a write call through a new sign-in"],
