@@ -4,8 +4,9 @@
 // a token of the same scopes, such a host calls again, is refused again, and stops. So a
 // refresh that asks for a scope its grant lacks, or that comes within five minutes of its
 // grant's refusal at /mcp (the v1 SDK and the hosts built on it refresh without naming a
-// scope), gets no token: `invalid_grant`, which every host tried answers with a new sign-in
-// (the standard's `invalid_scope` ends theirs with an error: docs/mcp.md, "Stepping up").
+// scope), gets no token: `invalid_grant`, which the official SDK's clients answer with a new
+// sign-in (the standard's `invalid_scope` ends theirs with an error: docs/mcp.md, "Stepping up",
+// says what each host does).
 import type { AuthEnv } from "./env";
 
 /** How long after a refusal for scope at /mcp a refresh of the grant is taken as a step-up. */
