@@ -9,6 +9,7 @@ import { DEVELOPMENT } from "./development";
 import { KEYS } from "./keys";
 import { MCP } from "./mcp";
 import { MCP_SIGN_IN } from "./mcp-sign-in";
+import { MCP_STEP_UP } from "./mcp-step-up";
 import { MCP_TOKENS } from "./mcp-tokens";
 import { OPERATIONS } from "./operations";
 
@@ -24,6 +25,7 @@ export const CITATIONS = [
   ...KEYS,
   ...MCP,
   ...MCP_SIGN_IN,
+  ...MCP_STEP_UP,
   ...MCP_TOKENS,
   ...OPERATIONS,
 ];
