@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { npmScript } from "../../e2e/helpers/npm-script";
-import { ACCOUNT_ID, type Account, servingBindings, startAccount } from "./cloudflare-account";
+import { ACCOUNT_ID, type Account, servingBindings, startAccount } from "./cloudflare-stand-in/account";
 
 // `npm run deploy:staging` as an operator runs it against a new account, with the real
 // wrangler pointed at a stand-in for Cloudflare's API (./cloudflare-account.ts): the committed
