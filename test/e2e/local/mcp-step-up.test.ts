@@ -10,8 +10,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { allowedCode } from "../helpers/allow-sign-in";
 import { type Harness, startHarness } from "../helpers/harness";
-import { freshAddress, MemoryHost } from "../helpers/oauth-host";
+import { MemoryHost } from "../helpers/oauth-host";
 import { exchangeCode, openSignInPage, pkce, postSignInForm, registerClient } from "../helpers/sign-in-over-http";
 
 // A host on the official SDK's client that holds a `read` grant and calls a tool that needs
@@ -28,26 +29,9 @@ beforeAll(async () => {
 });
 afterAll(() => api?.close());
 
-/** The sign-in page at `url` (as the host opened it), allowed with `key`: the code it sends back. */
-const allowAt = async (url: URL, key: string) => {
-  const page = await fetch(url, { redirect: "manual", headers: freshAddress() });
-  const html = await page.text();
-  const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1] ?? "";
-  const cookie = page.headers
-    .getSetCookie()
-    .map((line) => line.split(";")[0])
-    .join("; ");
-  const answer = await postSignInForm(
-    api.origin,
-    { handle, key, decision: "allow" },
-    { Cookie: cookie, Origin: api.origin },
-  );
-  expect(answer.status).toBe(302);
-  return new URL(answer.headers.get("Location") ?? "").searchParams.get("code") ?? "";
-};
-
-/** A registered client, and a grant of `read` from a sign-in with `key` that asked for no more: its tokens. */
-const readGrant = async (key: string) => {
+/** A key that may write, and a host holding a grant of `read` from a sign-in with it that asked for no more. */
+const hostWithReadGrant = async (label: string) => {
+  const key = await api.issueKey({ label });
   const clientId = await registerClient(api.origin, REDIRECT_URI);
   const { verifier, challenge } = pkce();
   const authorization = { clientId, redirectUri: REDIRECT_URI, challenge, scope: "read" };
@@ -60,16 +44,15 @@ const readGrant = async (key: string) => {
   const exchanged = await exchangeCode(api.origin, signedIn.headers.get("Location") ?? "", authorization, verifier);
   const tokens = (await exchanged.json()) as OAuthTokens;
   expect(tokens.scope).toBe("read");
-  return { clientId, tokens };
+  // The v2 client's host serves the v1 client too: the two ask a host the same.
+  const host = new MemoryHost(REDIRECT_URI);
+  host.client = { client_id: clientId, redirect_uris: [REDIRECT_URI] };
+  host.saved = tokens;
+  return { key, host };
 };
 
 it("steps up from a read grant to a write call through a new sign-in, with the official SDK's v1 client", async () => {
-  const key = await api.issueKey({ label: "a v1 host's key" });
-  // The v2 client's host serves the v1 client too: the two ask a host the same.
-  const host = new MemoryHost(REDIRECT_URI);
-  const { clientId, tokens } = await readGrant(key);
-  host.client = { client_id: clientId, redirect_uris: [REDIRECT_URI] };
-  host.saved = tokens;
+  const { key, host } = await hostWithReadGrant("a v1 host's key");
 
   const transport = new StreamableHTTPClientTransport(new URL(`${api.origin}/mcp`), {
     authProvider: host as unknown as OAuthClientProvider,
@@ -80,7 +63,7 @@ it("steps up from a read grant to a write call through a new sign-in, with the o
   // The 403, the refresh refused, a new sign-in opened for every scope: the SDK says so as UnauthorizedError.
   await expect(create()).rejects.toBeInstanceOf(UnauthorizedError);
   expect(host.authorizationUrl?.searchParams.get("scope")).toBe("read write");
-  await transport.finishAuth(await allowAt(host.authorizationUrl as URL, key));
+  await transport.finishAuth(await allowedCode(api.origin, (host.authorizationUrl as URL).href, key));
   expect(host.saved?.scope).toBe("read write");
   const created = (await create()) as { isError?: boolean; structuredContent?: unknown };
   expect(created.isError).toBeFalsy();
@@ -89,18 +72,14 @@ it("steps up from a read grant to a write call through a new sign-in, with the o
 });
 
 it("steps up from a read grant to a write call through a new sign-in, with the official SDK's v2 client", async () => {
-  const key = await api.issueKey({ label: "a v2 host's key" });
-  const host = new MemoryHost(REDIRECT_URI);
-  const { clientId, tokens } = await readGrant(key);
-  host.client = { client_id: clientId, redirect_uris: [REDIRECT_URI] };
-  host.saved = tokens;
+  const { key, host } = await hostWithReadGrant("a v2 host's key");
   const transport = new V2Transport(new URL(`${api.origin}/mcp`), { authProvider: host });
   const client = new V2Client({ name: "petstore-e2e-v2-host", version: "1.0.0" });
   await client.connect(transport);
   const create = () => client.callTool({ name: "create_pet", arguments: { name: "Stepped too", categoryId: 1 } });
   await expect(create()).rejects.toBeInstanceOf(V2UnauthorizedError);
   expect(host.authorizationUrl?.searchParams.get("scope")).toBe("read write");
-  const code = await allowAt(host.authorizationUrl as URL, key);
+  const code = await allowedCode(api.origin, (host.authorizationUrl as URL).href, key);
   await transport.finishAuth(new URLSearchParams({ code, iss: api.origin }));
   const created = (await create()) as { isError?: boolean; structuredContent?: unknown };
   expect(created.isError).toBeFalsy();
@@ -108,11 +87,7 @@ it("steps up from a read grant to a write call through a new sign-in, with the o
 });
 
 it("steps up from a read grant to a write call through a new sign-in, with LangChain's MCP adapters", async () => {
-  const key = await api.issueKey({ label: "a LangChain host's key" });
-  const host = new MemoryHost(REDIRECT_URI);
-  const { clientId, tokens } = await readGrant(key);
-  host.client = { client_id: clientId, redirect_uris: [REDIRECT_URI] };
-  host.saved = tokens;
+  const { key, host } = await hostWithReadGrant("a LangChain host's key");
   const serverUrl = `${api.origin}/mcp`;
   const client = new MultiServerMCPClient({
     mcpServers: {
@@ -126,9 +101,12 @@ it("steps up from a read grant to a write call through a new sign-in, with LangC
   await expect(create()).rejects.toThrow(/Unauthorized/);
   expect(host.authorizationUrl?.searchParams.get("scope")).toBe("read write");
   // The host completes the sign-in as the SDK does for a transport it holds no handle to.
-  expect(await auth(host, { serverUrl, authorizationCode: await allowAt(host.authorizationUrl as URL, key) })).toBe(
-    "AUTHORIZED",
-  );
+  expect(
+    await auth(host, {
+      serverUrl,
+      authorizationCode: await allowedCode(api.origin, (host.authorizationUrl as URL).href, key),
+    }),
+  ).toBe("AUTHORIZED");
   expect(host.saved?.scope).toBe("read write");
   expect(JSON.stringify(await create())).toContain("Stepped by LangChain");
   await client.close();

@@ -2,6 +2,13 @@
 // The tests that docs/mcp.md cites for stepping up, host by host (./citation.ts says what each entry holds).
 import { type Citation, edit } from "./citation";
 
+/** Every refresh answered, a step-up's as well. */
+const REFRESH_ANSWERED = edit(
+  "src/auth-server/token-request.ts",
+  "if (named && (await isStepUp(",
+  "if (false && named && (await isStepUp(",
+);
+
 export const MCP_STEP_UP: Citation[] = [
   {
     page: "docs/mcp.md",
@@ -11,26 +18,14 @@ export const MCP_STEP_UP: Citation[] = [
       "after a tool refused its token for scope gets no token, invalid_grant; a new sign-in for more does",
       "that names a scope its grant lacks gets no token, invalid_grant; one that names no more is answered",
     ],
-    breaks: [
-      edit(
-        "src/auth-server/token-request.ts",
-        "if (named && (await isStepUp(",
-        "if (false && named && (await isStepUp(",
-      ),
-    ],
+    breaks: [REFRESH_ANSWERED],
   },
   {
     page: "docs/mcp.md",
     test: "test/e2e/local/mcp-step-up.test.ts",
     claim: "LangChain's MCP adapters (`@langchain/mcp-adapters`, on the v1 client)",
     shownBy: ["steps up from a read grant to a write call through a new sign-in, with LangChain's MCP adapters"],
-    breaks: [
-      edit(
-        "src/auth-server/token-request.ts",
-        "if (named && (await isStepUp(",
-        "if (false && named && (await isStepUp(",
-      ),
-    ],
+    breaks: [REFRESH_ANSWERED],
   },
   {
     page: "docs/mcp.md",
@@ -39,13 +34,7 @@ export const MCP_STEP_UP: Citation[] = [
     shownBy: [
       "signs in through the page, lists the tools, and on a write call's 403 signs in again for every scope when the host asks",
     ],
-    breaks: [
-      edit(
-        "src/auth-server/token-request.ts",
-        "if (named && (await isStepUp(",
-        "if (false && named && (await isStepUp(",
-      ),
-    ],
+    breaks: [REFRESH_ANSWERED],
   },
   {
     page: "docs/mcp.md",
@@ -68,12 +57,6 @@ export const MCP_STEP_UP: Citation[] = [
     shownBy: [
       "signs in again on a write call with a read grant, but only for what it was granted, and stops; --relogin signs in for every scope and the call succeeds",
     ],
-    breaks: [
-      edit(
-        "src/auth-server/token-request.ts",
-        "if (named && (await isStepUp(",
-        "if (false && named && (await isStepUp(",
-      ),
-    ],
+    breaks: [REFRESH_ANSWERED],
   },
 ];
