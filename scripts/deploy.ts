@@ -114,10 +114,10 @@ const main = async () => {
   const signInStable = gradual ? servingVersion(env, SIGN_IN_CONFIG) : undefined;
 
   step(`D1 databases that [env.${env}] names without an id: created if the account has none of that name`);
-  for (const name of createMissingDatabases(wrangler, env, api)) {
+  createMissingDatabases(wrangler, env, api, (name) => {
     console.log(`[deploy] created ${name}`);
     done.push(`created the database ${name}`);
-  }
+  });
   // Every segment of pets, DB first (src/db/segments.ts): the same schema in each.
   for (const binding of listedSegments(api)) {
     step(`D1 migrations of ${binding} (${env}, remote)`);

@@ -42,20 +42,27 @@ export const deployedBindings = (wrangler: Wrangler, env: string, config: string
 
 /**
  * Creates each D1 database that `api` binds by name alone and that Cloudflare does not have,
- * so that the migrations find it; wrangler's upload then binds it by that name. Returns the
- * names of those created.
+ * so that the migrations find it; wrangler's upload then binds it by that name. Each is said
+ * to `created` as soon as it exists.
  */
-export const createMissingDatabases = (wrangler: Wrangler, env: string, api: EnvironmentConfig): string[] => {
+export const createMissingDatabases = (
+  wrangler: Wrangler,
+  env: string,
+  api: EnvironmentConfig,
+  created: (name: string) => void,
+) => {
   const unbound = api.d1_databases.filter(({ database_id }) => !database_id);
   const nameless = unbound.find(({ database_name }) => !database_name);
   if (nameless) throw new Error(`[env.${env}] binds ${nameless.binding} to a D1 database with neither id nor name.`);
-  if (unbound.length === 0) return [];
+  if (unbound.length === 0) return;
   const listed = new Set(
     (JSON.parse(wrangler(["d1", "list", "--json", "--env", env])) as { name: string }[]).map(({ name }) => name),
   );
-  const missing = unbound.map(({ database_name }) => database_name ?? "").filter((name) => !listed.has(name));
-  for (const name of missing) wrangler(["d1", "create", name, "--env", env]);
-  return missing;
+  for (const { database_name: name = "" } of unbound) {
+    if (listed.has(name)) continue;
+    wrangler(["d1", "create", name, "--env", env]);
+    created(name);
+  }
 };
 
 const sharedId = (config: EnvironmentConfig) =>

@@ -18,10 +18,17 @@ const NOT_ON_ACCOUNT = "This Worker does not exist on your account. [code: 10007
 
 afterAll(() => rmSync(PROVISIONED_CONFIGS, { recursive: true, force: true }));
 
-type Account = { deployed: Record<string, string | null>; databases?: string[]; failure?: string };
+type Account = {
+  deployed: Record<string, string | null>;
+  databases?: string[];
+  /** What every command fails with. */
+  failure?: string;
+  /** A database whose creation fails. */
+  failCreating?: string;
+};
 
 /** A wrangler on `account`: Workers by configuration, each with its API_KEYS id (null: deployed without it). */
-const standIn = ({ deployed, databases = [], failure }: Account) => {
+const standIn = ({ deployed, databases = [], failure, failCreating }: Account) => {
   const asked: string[] = [];
   const run = (args: string[]) => {
     const config = args[args.indexOf("--config") + 1] ?? "";
@@ -29,7 +36,10 @@ const standIn = ({ deployed, databases = [], failure }: Account) => {
     if (failure) throw new Error(failure);
     const [command, sub] = args;
     if (command === "d1" && sub === "list") return JSON.stringify(databases.map((name) => ({ name, uuid: name })));
-    if (command === "d1" && sub === "create") return "";
+    if (command === "d1" && sub === "create") {
+      if (args[2] === failCreating) throw new Error(`wrangler ${args.join(" ")} failed:\nthe stand-in refused it`);
+      return "";
+    }
     const id = deployed[config];
     if (id === undefined) throw new Error(`wrangler ${args.join(" ")} failed:\n${NOT_ON_ACCOUNT}`);
     if (command === "deployments") return JSON.stringify({ versions: [{ version_id: "v1", percentage: 100 }] });
@@ -119,23 +129,30 @@ describe("the API_KEYS namespace of both Workers, when the configuration gives i
   });
 });
 
+/** What createMissingDatabases said it created, in order. */
+const created = (run: (args: string[]) => string, config: EnvironmentConfig) => {
+  const names: string[] = [];
+  createMissingDatabases(run, env, config, (name) => names.push(name));
+  return names;
+};
+
 describe("D1 databases that the configuration names without an id", () => {
   it("are created before the migrations when the account has none of that name, by that name", async () => {
     const { api } = await configs();
     const { run, asked } = standIn({ deployed: {} });
-    expect(createMissingDatabases(run, env, api.resolved)).toEqual(["petstore-staging"]);
+    expect(created(run, api.resolved)).toEqual(["petstore-staging"]);
     expect(asked).toEqual(["d1 list --json", "d1 create petstore-staging"]);
   });
 
   it("are left as they are when the account has them; a database with an id asks nothing", async () => {
     const { api } = await configs();
     const existing = standIn({ deployed: {}, databases: ["petstore-staging"] });
-    expect(createMissingDatabases(existing.run, env, api.resolved)).toEqual([]);
+    expect(created(existing.run, api.resolved)).toEqual([]);
     expect(existing.asked).toEqual(["d1 list --json"]);
     const withId = structuredClone(api.resolved);
     for (const database of withId.d1_databases) database.database_id = "11111111-1111-4111-8111-111111111111";
     const kept = standIn({ deployed: {} });
-    expect(createMissingDatabases(kept.run, env, withId)).toEqual([]);
+    expect(created(kept.run, withId)).toEqual([]);
     expect(kept.asked).toEqual([]);
   });
 
@@ -144,9 +161,17 @@ describe("D1 databases that the configuration names without an id", () => {
     const config = structuredClone(api.resolved);
     config.d1_databases.push({ binding: "PETS_1" });
     const { run, asked } = standIn({ deployed: {} });
-    expect(() => createMissingDatabases(run, env, config)).toThrow(
-      "[env.staging] binds PETS_1 to a D1 database with neither id nor name.",
-    );
+    expect(() => created(run, config)).toThrow("[env.staging] binds PETS_1 to a D1 database with neither id nor name.");
     expect(asked).toEqual([]);
+  });
+
+  it("says each database as soon as it exists, so that a deploy whose next creation fails names it", async () => {
+    const { api } = await configs();
+    const config = structuredClone(api.resolved);
+    config.d1_databases.push({ binding: "PETS_1", database_name: "petstore-staging-pets-1" });
+    const { run } = standIn({ deployed: {}, failCreating: "petstore-staging-pets-1" });
+    const said: string[] = [];
+    expect(() => createMissingDatabases(run, env, config, (name) => said.push(name))).toThrow("the stand-in refused");
+    expect(said).toEqual(["petstore-staging"]);
   });
 });

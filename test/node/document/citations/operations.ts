@@ -95,13 +95,7 @@ export const OPERATIONS: Citation[] = [
     shownBy: [
       "creates the database and both namespaces once, and binds both Workers to one API_KEYS; a failed step is finished by running again",
     ],
-    breaks: [
-      edit(
-        "scripts/deploy.ts",
-        "  for (const name of createMissingDatabases(wrangler, env, api))",
-        "  for (const name of [])",
-      ),
-    ],
+    breaks: [edit("scripts/lib/provisioning.ts", "    if (listed.has(name)) continue;", "    continue;")],
   },
   {
     page: "docs/operations.md",

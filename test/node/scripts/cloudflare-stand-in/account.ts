@@ -5,7 +5,7 @@
 // answered 404 and named in `unknown`, so that a test fails on it.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ACCOUNT_ID, type Account, notFound } from "./state";
+import { ACCOUNT_ID, type Account, type Call, notFound } from "./state";
 import { storageAnswer } from "./storage";
 import { workersAnswer } from "./workers";
 

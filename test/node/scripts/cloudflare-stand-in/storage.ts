@@ -17,8 +17,9 @@ export const storageAnswer = (account: Account, { at, method, url, body, json }:
   }
   if (at === "/storage/kv/namespaces" && method === "POST") {
     const id = randomUUID().replaceAll("-", "");
-    account.namespaces.set(id, json().title);
-    return [200, ok({ id, title: json().title })];
+    const { title } = json<{ title: string }>();
+    account.namespaces.set(id, title);
+    return [200, ok({ id, title })];
   }
   const value = /^\/storage\/kv\/namespaces\/([^/]+)\/values\/(.+)$/.exec(at);
   if (value && account.namespaces.has(value[1] ?? "")) {
@@ -47,8 +48,9 @@ export const storageAnswer = (account: Account, { at, method, url, body, json }:
     if (!named && method === "GET") return [200, ok(url.searchParams.get("page") === "1" ? all : [])];
     if (!named && method === "POST") {
       const uuid = randomUUID();
-      account.databases.set(uuid, { name: json().name, db: new DatabaseSync(":memory:") });
-      return [200, ok({ uuid, name: json().name })];
+      const { name } = json<{ name: string }>();
+      account.databases.set(uuid, { name, db: new DatabaseSync(":memory:") });
+      return [200, ok({ uuid, name })];
     }
     const found = all.find(({ uuid, name }) => uuid === named || name === decodeURIComponent(named ?? ""));
     if (found && method === "GET") return [200, ok(found)];
