@@ -102,7 +102,8 @@ export const OPERATIONS: Citation[] = [
     test: "test/node/scripts/provisioning.test.ts",
     claim: "shows each choice of the shared namespace and builds the copied configuration",
     shownBy: [
-      "a Worker uploaded while the other binds it gets the other's: a copy of its configuration, which builds the same Worker with that id",
+      "the API, uploaded while the other binds it, gets the other's: a copy of its configuration, which builds the same Worker with that id",
+      "the sign-in Worker, uploaded while the other binds it, gets the other's: a copy of its configuration, which builds the same Worker with that id",
     ],
     breaks: [edit("scripts/lib/provisioning.ts", "  if (copy.main) copy.main = from(copy.main);\n", "")],
   },
