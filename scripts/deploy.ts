@@ -18,6 +18,7 @@
 // (`--secrets-file`): the only way to give a Worker that does not exist yet its required
 // secret. Without it, the deployed Worker must already have one.
 import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -30,7 +31,7 @@ import {
   signInConfigProblems,
 } from "./lib/check-config";
 import { checkDeployedSecret } from "./lib/deployed-secret";
-import { createMissingDatabases, uploadConfig } from "./lib/provisioning";
+import { createMissingDatabases, PROVISIONED_CONFIGS, uploadConfig } from "./lib/provisioning";
 import { DEFAULT_ROLLOUT, parseRolloutSoak, parseRolloutSteps, rollOut } from "./lib/rollout";
 import { rolloutActions, step } from "./lib/rollout-actions";
 import { DEPLOYED_ENVIRONMENTS } from "./lib/target";
@@ -183,5 +184,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       );
     }
     process.exitCode = 1;
+  } finally {
+    rmSync(PROVISIONED_CONFIGS, { recursive: true, force: true });
   }
 }

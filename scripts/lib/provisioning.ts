@@ -18,8 +18,12 @@ type DeployedBinding = { type: string; name: string; namespace_id?: string };
 /** The KV binding both Workers read, which must name one namespace. */
 export const SHARED_NAMESPACE = "API_KEYS";
 
-/** Where the copies of a configuration with the shared namespace's id are written (ignored by git, as all of .wrangler/). */
-export const PROVISIONED_CONFIGS = path.join(".wrangler", "provisioned");
+/**
+ * Where this process writes the copies of a configuration with the shared namespace's id
+ * (ignored by git, as all of .wrangler/): a folder of its own, so that two deploys, or a
+ * deploy and a test, never read each other's.
+ */
+export const PROVISIONED_CONFIGS = path.join(".wrangler", "provisioned", String(process.pid));
 
 /** What wrangler says of a Worker that is not on the account yet, or has never been deployed. */
 const NOT_DEPLOYED = /code: 10007|has no deployments|does not exist/i;
