@@ -16,7 +16,7 @@ type Wrangler = (args: string[]) => string;
 type DeployedBinding = { type: string; name: string; namespace_id?: string };
 
 /** The KV binding both Workers read, which must name one namespace. */
-export const SHARED_NAMESPACE = "API_KEYS";
+const SHARED_NAMESPACE = "API_KEYS";
 
 /**
  * Where this process writes the copies of a configuration with the shared namespace's id
@@ -29,7 +29,7 @@ export const PROVISIONED_CONFIGS = path.join(".wrangler", "provisioned", String(
 const NOT_DEPLOYED = /code: 10007|has no deployments|does not exist/i;
 
 /** The bindings of the version serving most of a Worker's traffic; undefined when the Worker is not deployed. */
-export const deployedBindings = (wrangler: Wrangler, env: string, config: string): DeployedBinding[] | undefined => {
+const deployedBindings = (wrangler: Wrangler, env: string, config: string): DeployedBinding[] | undefined => {
   const args = ["--config", config, "--env", env, "--json"];
   let deployment: { versions: { version_id: string; percentage: number }[] };
   try {
