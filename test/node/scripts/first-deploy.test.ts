@@ -5,8 +5,7 @@ import { ACCOUNT_ID, type Account, servingBindings, startAccount } from "./cloud
 // `npm run deploy:staging` as an operator runs it against a new account, with the real
 // wrangler pointed at a stand-in for Cloudflare's API (./cloudflare-account.ts): the committed
 // configurations give staging's D1 database and KV namespaces no id, so the first deploy
-// must create each once, and every deploy after must bind the same ones (here, the sign-in
-// Worker's second deploy, in the run that finishes a failed first one).
+// must create each once, and every deploy after must bind the same ones.
 
 let stop: () => Promise<void>;
 let account: Account;
@@ -72,6 +71,18 @@ describe("the first deploy of an environment whose configuration has no ids", ()
       DB: databaseId,
       AUTH: "petstore-auth-staging",
     });
+    expect(account.unknown).toEqual([]);
+  });
+
+  it("a later deploy, without the secret (the Worker has it), creates nothing and binds the same", async () => {
+    const before = { api: bound("petstore-staging"), signIn: bound("petstore-auth-staging") };
+    const [namespaces, databases] = [account.namespaces.size, account.databases.size];
+    const later = await deploy();
+    expect(later.code, later.stderr).toBe(0);
+    expect(account.workers.get("petstore-staging")?.versions).toHaveLength(2);
+    expect(bound("petstore-staging")).toEqual(before.api);
+    expect(bound("petstore-auth-staging")).toEqual(before.signIn);
+    expect([account.namespaces.size, account.databases.size]).toEqual([namespaces, databases]);
     expect(account.unknown).toEqual([]);
   });
 
